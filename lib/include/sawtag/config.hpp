@@ -1,0 +1,44 @@
+// Every size and option needed to rebuild the network. Travels inside the model file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace sawtag {
+
+struct ModelConfig {
+  // Input features of each word.
+  int word_dim = 128;                    // lower-cased word embedding
+  int char_dim = 48;                     // character embedding
+  std::vector<int> char_widths{2, 3, 4}; // character convolution widths
+  int char_filters = 64;                 // filters per width; max-pooled over the word
+  int max_word_chars = 32;               // longer words keep their first and last halves
+  int shape_dim = 16;                    // word-shape embedding (kNumWordShapes classes)
+
+  // Encoder.
+  int d_model = 256;
+  int num_heads = 8;
+  int num_layers = 3;
+  int d_ff = 512;                     // feed-forward hidden size (GELU)
+  bool relative_position = true;      // learned per-head bias on clip(j - i) inside attention
+  int max_relative_distance = 16;     // clip for the relative-position bias
+  float layer_norm_epsilon = 1e-5f;
+  int max_sequence_length = 256;      // longer sentences are tagged in overlapping windows
+
+  // Sizes of the vocabularies and tag sets. Derived from the model's lists when a file is
+  // loaded (they are not stored in the config section), set by the trainer when it builds them.
+  int word_vocab_size = 0;
+  int char_vocab_size = 0;
+  int num_upos = 0;
+  int num_xpos = 0;
+
+  int head_dim() const { return d_model / num_heads; }
+  int char_feature_dim() const { return char_filters * static_cast<int>(char_widths.size()); }
+  int input_dim() const { return word_dim + char_feature_dim() + shape_dim; }
+};
+
+// Throws ModelError naming the first bad field: zero or negative sizes, d_model not divisible
+// by num_heads, sizes so large they would exhaust memory.
+void validate(const ModelConfig& config);
+
+}  // namespace sawtag

@@ -1,0 +1,40 @@
+// What the network sees of a word: its lower-cased vocabulary id, its characters, its shape.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sawtag/model.hpp"
+
+namespace sawtag {
+
+// Word-shape classes; kNumWordShapes of them.
+enum class WordShape : int {
+  lower = 0,         // "saw"
+  capitalized,       // "Saw"
+  upper,             // "SAW", "I"
+  mixed_case,        // "iPhone"
+  digits,            // "1984"
+  number,            // "3.5", "1,000"
+  alphanumeric,      // "B2B", "4th"
+  punctuation,       // ".", "--", "?!"
+  symbol,            // "$", "%", "+"
+  url_or_email,      // "http://x.org", "a@b.com"
+  other              // anything else (emoji, mixed scripts)
+};
+
+WordShape word_shape(std::string_view word);
+
+// Unicode-aware lower-casing (utf8proc); invalid UTF-8 bytes become U+FFFD.
+std::string to_lower(std::string_view word);
+
+struct WordFeatures {
+  int word_id = kUnknownWord;  // lower-cased word in model.words, or kUnknownWord
+  std::vector<int> char_ids;   // <w> chars... </w>, truncated as ModelConfig::max_word_chars says
+  int shape = 0;               // WordShape as int
+};
+
+WordFeatures word_features(const Model& model, std::string_view word);
+
+}  // namespace sawtag

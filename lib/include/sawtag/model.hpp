@@ -1,0 +1,79 @@
+// A whole model: config, vocabularies, tag sets, tokenizer tables, training record and weights,
+// and its file format (docs/model-format.md).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sawtag/config.hpp"
+#include "sawtag/parameters.hpp"
+#include "sawtag/vocabulary.hpp"
+
+namespace sawtag {
+
+// "sawtag-model" files of this version are written; older ones are upgraded on load.
+inline constexpr const char* kModelFormat = "sawtag-model";
+inline constexpr int kModelVersion = 1;
+
+// Reserved entries at the start of the vocabularies.
+inline constexpr int kUnknownWord = 0;  // words[0] == "<unk>"
+inline constexpr int kPaddingChar = 0;  // chars[0] == "<pad>"
+inline constexpr int kUnknownChar = 1;  // chars[1] == "<unk>"
+inline constexpr int kWordStartChar = 2;  // chars[2] == "<w>"
+inline constexpr int kWordEndChar = 3;    // chars[3] == "</w>"
+
+// Tables the tokenizer learns from a treebank.
+struct TokenizerData {
+  // Lower-cased surface token -> its words: "don't" -> {"do", "n't"}.
+  std::map<std::string, std::vector<std::string>> multiword_tokens;
+  // Words ending in "." that do not end a sentence: "Mr.", "e.g.".
+  std::vector<std::string> abbreviations;
+};
+
+// How the model was made. Free-form values; shown by `sawtag info`.
+struct TrainingRecord {
+  std::map<std::string, std::string> fields;  // corpus, command, seed, epochs, dev_upos, date...
+};
+
+// A sentence with the tags the model must give it; checked when a Tagger is built.
+struct SelfTest {
+  std::vector<std::string> words;
+  std::vector<std::string> upos;
+};
+
+struct Model {
+  ModelConfig config;
+  Vocabulary words;  // lower-cased word forms, "<unk>" first
+  Vocabulary chars;  // single code points as UTF-8, the four reserved entries first
+  Vocabulary upos;   // UPOS tag set
+  Vocabulary xpos;   // XPOS tag set
+  TokenizerData tokenizer;
+  TrainingRecord training;
+  std::vector<SelfTest> self_tests;
+  Parameters parameters;
+};
+
+enum class TensorEncoding {
+  base64,     // base64 of little-endian float32: compact and fast to load (the default)
+  json_array  // plain JSON numbers: readable, easy to produce from any framework
+};
+
+// Loads and fully validates a model file. Throws InputError when the file cannot be read and
+// ModelError naming the file and the problem otherwise.
+Model load_model(const std::string& path);
+
+// The same from the file's text; `source_name` names it in messages.
+Model parse_model(std::string_view text, const std::string& source_name);
+
+// The model as a JSON document / written to `path` (via a temporary file and a rename).
+std::string serialize_model(const Model& model, TensorEncoding encoding = TensorEncoding::base64);
+void save_model(const Model& model, const std::string& path,
+                TensorEncoding encoding = TensorEncoding::base64);
+
+// Sets config's vocabulary sizes from the model's lists.
+void sync_vocabulary_sizes(Model& model);
+
+}  // namespace sawtag

@@ -1,0 +1,13 @@
+#include "sawtag/sentence.hpp"
+
+namespace sawtag {
+
+std::string comment_value(const Sentence& sentence, const std::string& key) {
+  const std::string prefix = "# " + key + " = ";
+  for (const std::string& line : sentence.comments) {
+    if (line.compare(0, prefix.size(), prefix) == 0) return line.substr(prefix.size());
+  }
+  return "";
+}
+
+}  // namespace sawtag
