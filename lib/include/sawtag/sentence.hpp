@@ -1,6 +1,7 @@
 // Plain structs for a sentence as CoNLL-U describes it: words, multi-word tokens, empty nodes.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -34,9 +35,18 @@ struct EmptyNode {
   Word node;
 };
 
+// Byte offsets [begin, end) into the text a tokenizer was given.
+struct Span {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+};
+
 struct Sentence {
   std::vector<std::string> comments;  // whole comment lines, "#" included ("# text = I saw")
   std::vector<Word> words;
+  // For sentences from the tokenizer: word_spans[i] is where words[i]'s token stands in the
+  // input (the words of a multi-word token share its span). Empty for CoNLL-U input.
+  std::vector<Span> word_spans;
   std::vector<MultiwordToken> multiword_tokens;  // sorted by first
   std::vector<EmptyNode> empty_nodes;            // sorted by (after, index)
 };
