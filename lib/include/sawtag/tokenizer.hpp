@@ -42,4 +42,12 @@ class Tokenizer {
   TokenizerOptions options_;
 };
 
+// Learns the tables of TokenizerData from a treebank's sentences:
+// - multi-word tokens: lower-cased surface form -> lower-cased words, kept when the form is a
+//   multi-word token at least half of the times it occurs and with its most frequent split
+//   ("don't" -> "do" "n't"; "its" is dropped: mostly a single word);
+// - abbreviations: single-word tokens of two or more characters with a letter that end in "."
+//   and are kept whole more often than their period is split off ("Mr.", "e.g.", "U.S.").
+TokenizerData learn_tokenizer_data(const std::vector<Sentence>& sentences);
+
 }  // namespace sawtag

@@ -1,0 +1,20 @@
+// Unicode character classes the tokenizer needs, from utf8proc's categories.
+#pragma once
+
+#include <string>
+
+namespace sawtag::text {
+
+bool is_space(char32_t value);         // Zs, Zl, Zp and the ASCII controls \t \n \v \f \r
+bool is_letter(char32_t value);        // L*
+bool is_mark(char32_t value);          // M*: combining accents stay inside their word
+bool is_digit(char32_t value);         // Nd
+bool is_alphanumeric(char32_t value);  // letter, mark, any number (N*) or '_'
+bool is_upper(char32_t value);         // Lu, Lt
+bool is_punctuation_or_symbol(char32_t value);  // P* and S*
+
+char32_t to_lower(char32_t value);
+// "DON'T" -> "don't"; invalid UTF-8 becomes U+FFFD.
+std::string to_lower(const std::string& text);
+
+}  // namespace sawtag::text
