@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -12,7 +13,7 @@ namespace sawtag {
 
 struct TokenizerOptions {
   // Every line break ends a sentence (input already split one sentence per line). Otherwise
-  // only a blank line does, and single line breaks are spaces.
+  // only a blank line always does, and a single line break is a space.
   bool sentence_per_line = false;
 };
 
@@ -25,10 +26,18 @@ class Tokenizer {
  public:
   explicit Tokenizer(TokenizerData data = {}, TokenizerOptions options = {});
 
-  // Splits `text` into sentences. Words carry SpaceAfter=No in misc when no space follows
-  // them; contractions become multi-word tokens ("don't" -> token "don't" over words "do"
-  // "n't"); word_spans are byte offsets into `text`. Each sentence gets a "# text" comment,
-  // and "# newpar" when it follows a blank line. Invalid UTF-8 becomes U+FFFD.
+  // Splits `text` into sentences of words, following UD English EWT:
+  // - punctuation is split off ("Hi, you." -> "Hi" "," "you" "."), except inside URLs,
+  //   e-mail addresses, @handles, #hashtags, emoticons, numbers ("1,000.50", "5:00",
+  //   "12/31/01"), abbreviations ("Mr.", "U.S.") and file names ("notes.doc");
+  // - hyphens are split off ("search-engine" -> "search" "-" "engine") unless after a prefix
+  //   EWT keeps ("e-mail", "non-profit");
+  // - contractions and possessives become multi-word tokens ("Don't" -> token "Don't" over
+  //   words "Do" "n't"; "Bush's" -> "Bush" "'s"; "gonna" -> "gon" "na" from the learned table).
+  // Words carry SpaceAfter=No in misc when no whitespace follows them; word_spans are byte
+  // offsets into `text` (the words of a multi-word token share its span). Each sentence has a
+  // "# text" comment (its line breaks as spaces), and "# newpar" when it follows a blank line.
+  // Invalid UTF-8 becomes U+FFFD. Linear in the size of the text.
   std::vector<Sentence> tokenize(std::string_view text) const;
 
   // The same, adding what was found to `report`.
@@ -38,16 +47,18 @@ class Tokenizer {
   const TokenizerOptions& options() const { return options_; }
 
  private:
+  struct Tables;  // the abbreviations as sets, built once
   TokenizerData data_;
   TokenizerOptions options_;
+  std::shared_ptr<const Tables> tables_;
 };
 
 // Learns the tables of TokenizerData from a treebank's sentences:
 // - multi-word tokens: lower-cased surface form -> lower-cased words, kept when the form is a
-//   multi-word token at least half of the times it occurs and with its most frequent split
+//   multi-word token at least as often as a single word, with its most frequent split
 //   ("don't" -> "do" "n't"; "its" is dropped: mostly a single word);
 // - abbreviations: single-word tokens of two or more characters with a letter that end in "."
-//   and are kept whole more often than their period is split off ("Mr.", "e.g.", "U.S.").
+//   and are kept whole at least as often as their period is split off ("Mr.", "e.g.", "U.S.").
 TokenizerData learn_tokenizer_data(const std::vector<Sentence>& sentences);
 
 }  // namespace sawtag

@@ -1,0 +1,18 @@
+// One token -> its syntactic words, as UD English EWT splits contractions and possessives.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace sawtag::text {
+
+// The words of `token`, or an empty vector when it is a single word. The table (lower-cased
+// token -> lower-cased words) is tried first, then the rules for clitics; each word keeps the
+// token's own spelling and casing where the words spell the token:
+// "Don't" -> "Do" "n't", "I'M" -> "I" "'M", "Bush's" -> "Bush" "'s", "parents'" -> "parents" "'",
+// "cannot" -> "can" "not" (from the table), "can't" -> "ca" "n't", "o'clock" -> {}.
+std::vector<std::string> split_multiword(
+    const std::string& token, const std::map<std::string, std::vector<std::string>>& table);
+
+}  // namespace sawtag::text
