@@ -1,5 +1,6 @@
 #include "text/sentence_splitter.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <string_view>
@@ -10,10 +11,9 @@ namespace sawtag::text {
 
 namespace {
 
-// Abbreviations that are followed by a name, so a capital after them never starts a sentence.
-constexpr std::array<std::string_view, 22> kTitles = {
-    "mr.", "mrs.", "ms.", "dr.", "prof.", "st.", "mt.", "ft.", "gen.", "gov.", "sen.",
-    "rep.", "rev.", "lt.", "col.", "capt.", "sgt.", "no.", "vol.", "fig.", "jr.", "sr."};
+// Abbreviations that end a sentence when one ends after them; their period is then split off,
+// as EWT does ("... and so on, etc." -> "etc" ".").
+constexpr std::array<std::string_view, 4> kFinalAbbreviations = {"etc.", "a.m.", "p.m.", "ect."};
 
 bool is_any_of(char32_t value, std::u32string_view set) {
   return set.find(value) != std::u32string_view::npos;
@@ -53,14 +53,24 @@ class Splitter {
       }
       result.push_back(token);
       if (token.token.kind == TokenKind::punctuation && is_terminal(token.token)) {
-        // Closing quotes and brackets attached to the terminal stay in this sentence.
-        while (i + 1 < tokens_.size() && !tokens_[i + 1].space_before &&
-               is_closing(tokens_[i + 1].token)) {
+        // Closing quotes attached to the terminal, closing brackets and emoticons stay in this
+        // sentence: 'he said "no!" Then' -> 'he said "no!"' | 'Then'.
+        while (i + 1 < tokens_.size() && tokens_[i + 1].newlines_before < 2 &&
+               stays_after_terminal(tokens_[i + 1])) {
           result.push_back(tokens_[++i]);
           result.back().starts_sentence = false;
           result.back().starts_paragraph = false;
         }
         pending_start = next_starts_sentence(token.token, i + 1);
+      } else if (is_emoticon(token.token) || is_rule(token.token)) {
+        // "great :) See you" and "=====" lines end a sentence.
+        pending_start = i + 1 < tokens_.size() &&
+                        (is_rule(token.token) || is_upper(first_char(tokens_[i + 1].token)));
+      } else if (ends_time_stamp(i)) {
+        pending_start = true;
+      }
+      if (i + 1 < tokens_.size() && (starts_time_stamp(i + 1) || is_rule(tokens_[i + 1].token))) {
+        pending_start = true;
       }
     }
     tokens_ = std::move(result);
@@ -83,9 +93,52 @@ class Splitter {
            text_[token.first + 1].value == '.';
   }
 
-  bool is_closing(const ScannedToken& token) const {
+  bool stays_after_terminal(const PlacedToken& placed) const {
+    const ScannedToken& token = placed.token;
+    if (is_emoticon(token)) return true;
     if (token.last - token.first > 2) return false;
-    return is_any_of(first_char(token), U"\"')]}\u201D\u2019\u00BB");
+    // ". . ." spaced out is one ellipsis.
+    if (token.last - token.first == 1 && first_char(token) == '.') return true;
+    if (is_any_of(first_char(token), U")]}")) return true;
+    return !placed.space_before && is_any_of(first_char(token), U"\"'\u201D\u2019\u00BB");
+  }
+
+  bool is_emoticon(const ScannedToken& token) const {
+    return token.kind == TokenKind::protected_token && !is_alphanumeric(first_char(token)) &&
+           first_char(token) != '@' && first_char(token) != '#';
+  }
+
+  // A line of "=====", "*****" or "_____".
+  bool is_rule(const ScannedToken& token) const {
+    return token.kind == TokenKind::punctuation && token.last - token.first >= 5 &&
+           is_any_of(first_char(token), U"=*_-~#");
+  }
+
+  std::string lowercase_text(const ScannedToken& token) const {
+    std::string result;
+    for (std::size_t i = token.first; i < token.last; ++i) append_utf8(result, to_lower(text_[i].value));
+    return result;
+  }
+
+  std::size_t count_of(const ScannedToken& token, char32_t value) const {
+    std::size_t count = 0;
+    for (std::size_t i = token.first; i < token.last; ++i) count += text_[i].value == value;
+    return count;
+  }
+
+  // E-mail headers: "08/16/2000 12:05 PM" stands alone.
+  bool starts_time_stamp(std::size_t index) const {
+    if (index + 2 >= tokens_.size()) return false;
+    const ScannedToken& date = tokens_[index].token;
+    const ScannedToken& time = tokens_[index + 1].token;
+    const std::string meridiem = lowercase_text(tokens_[index + 2].token);
+    return date.kind == TokenKind::number && count_of(date, '/') == 2 &&
+           time.kind == TokenKind::number && count_of(time, ':') >= 1 &&
+           (meridiem == "am" || meridiem == "pm");
+  }
+
+  bool ends_time_stamp(std::size_t index) const {
+    return index >= 2 && starts_time_stamp(index - 2);
   }
 
   // Whether the token at `next` (after a terminal) starts a new sentence.
@@ -97,13 +150,10 @@ class Splitter {
   }
 
   bool abbreviation_ends_sentence(std::size_t index) const {
-    const ScannedToken& token = tokens_[index].token;
-    const std::size_t length = token.last - token.first;
-    if (length == 2) return false;  // an initial: "M."
-    std::string lowercase;
-    for (std::size_t i = token.first; i < token.last; ++i) append_utf8(lowercase, to_lower(text_[i].value));
-    for (std::string_view title : kTitles) {
-      if (lowercase == title) return false;
+    const std::string lowercase = lowercase_text(tokens_[index].token);
+    if (std::find(kFinalAbbreviations.begin(), kFinalAbbreviations.end(), lowercase) ==
+        kFinalAbbreviations.end()) {
+      return false;
     }
     if (index + 1 >= tokens_.size() || tokens_[index + 1].newlines_before >= 2) return true;
     const PlacedToken& next = tokens_[index + 1];

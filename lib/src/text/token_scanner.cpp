@@ -12,14 +12,14 @@ namespace {
 
 // Prefixes EWT keeps attached to the rest of a hyphenated word ("e-mail", "non-profit");
 // other hyphens are split off ("search-engine" -> "search" "-" "engine").
-constexpr std::array<std::string_view, 23> kHyphenPrefixes = {
+constexpr std::array<std::string_view, 24> kHyphenPrefixes = {
     "e",   "non",  "pre",   "anti",   "mid",   "re",   "post",  "co",
     "over", "pro", "multi", "ex",     "semi",  "cross", "neo",  "psycho",
-    "socio", "arch", "counter", "intra", "sub", "un",   "meh"};
+    "socio", "arch", "counter", "intra", "sub", "un",   "meh",  "mis"};
 
 // Letters after a number that EWT splits off as a unit: "5pm" -> "5" "pm", "35mm" -> "35" "mm".
 constexpr std::array<std::string_view, 30> kNumberUnits = {
-    "am", "pm",  "k",   "m",  "mm",  "cm",   "km",   "kg", "g",   "lb",
+    "am", "pm",  "k",   "m",  "mm",  "cm",   "km",   "kg", "hz",  "lb",
     "lbs", "ft", "min", "mins", "hr", "hrs", "h",    "x",  "p",   "f",
     "c",  "watt", "gb", "mb", "kb",  "mph",  "yrs",  "ml", "oz",  "minutes"};
 
@@ -27,10 +27,17 @@ constexpr std::array<std::string_view, 30> kNumberUnits = {
 constexpr std::array<std::string_view, 5> kNumberSuffixes = {"st", "nd", "rd", "th", "s"};
 
 // Emoticons, longest first so ":-)" wins over ":-".
-constexpr std::array<std::string_view, 30> kEmoticons = {
+constexpr std::array<std::string_view, 31> kEmoticons = {
     ":'-(", ":-)", ":-(", ";-)", ":-D", ":-P", ":-p", ":-/", "^_^", "-_-", ":'(", ">:(",
     ":)",   ":(",  ";)",  ":D",  ":P",  ":p",  ":/",  ":O",  ":o",  ":]",  ":[",
-    "=)",   "=(",  "<3",  "^^",  ":|",  ";D",  ":*"};
+    "=)",   "=(",  "<3",  "^^",  ":|",  ";D",  ":*",  ":?"};
+
+// File name extensions: ".doc" alone is one token.
+constexpr std::array<std::string_view, 14> kExtensions = {
+    "doc", "docx", "xls", "xlsx", "pdf", "txt", "htm", "html", "ppt", "zip", "jpg", "gif", "com", "exe"};
+
+// Words EWT writes as two tokens though no space separates them: "alot" -> "a" "lot".
+constexpr std::array<std::string_view, 1> kGluedWords = {"alot"};
 
 constexpr std::array<std::string_view, 6> kUrlPrefixes = {"http://", "https://", "ftp://",
                                                           "www.",    "mailto:", "file://"};
@@ -101,11 +108,29 @@ class ChunkScanner {
   }
 
   std::size_t match_protected(std::size_t position) {
-    if (!starts_token(position)) return position;
+    if (!starts_token(position)) {
+      // "thanks:)" -> "thanks" ":)"
+      return is_alphanumeric(at(position)) ? position : match_emoticon(position);
+    }
     std::size_t end = match_url(position);
     if (end == position) end = match_email(position);
     if (end == position) end = match_handle(position);
     if (end == position) end = match_emoticon(position);
+    if (end == position) end = match_extension(position);
+    if (end == position && at(position) == '+' && is_digit(at(position + 1))) {
+      end = match_number(position + 1);  // "+1"
+    }
+    return end;
+  }
+
+  // ".doc" standing alone.
+  std::size_t match_extension(std::size_t position) const {
+    if (at(position) != '.' || !is_letter(at(position + 1))) return position;
+    std::size_t end = position + 1;
+    while (end < last_ && end - position <= 5 && is_letter(at(end))) ++end;
+    if (is_alphanumeric(at(end)) || !contains(kExtensions, lower_ascii(position + 1, end))) {
+      return position;
+    }
     return end;
   }
 
@@ -149,24 +174,24 @@ class ChunkScanner {
       domain_end_ = local_run_end_;
       if (at(local_run_end_) == '@') {
         std::size_t end = local_run_end_ + 1;
-        bool has_dot = false;
-        while (end < last_ && (is_alphanumeric(at(end)) || at(end) == '-' || at(end) == '.')) {
-          has_dot = has_dot || (at(end) == '.' && is_alphanumeric(at(end + 1)));
-          ++end;
-        }
+        while (end < last_ && (is_alphanumeric(at(end)) || at(end) == '-' || at(end) == '.')) ++end;
         while (end > local_run_end_ + 1 && (at(end - 1) == '.' || at(end - 1) == '-')) --end;
-        if (has_dot && end > local_run_end_ + 1) domain_end_ = end;
+        // Enron's "Warner@ENRON" has no dot.
+        if (end > local_run_end_ + 1 && is_alphanumeric(at(local_run_end_ + 1))) domain_end_ = end;
       }
     }
     return domain_end_ > local_run_end_ ? domain_end_ : position;
   }
 
-  // "@sawtag", "#nlp"; "#9" is "#" "9".
+  // "@sawtag", "#nlp", "@example.com"; "#9" is "#" "9".
   std::size_t match_handle(std::size_t position) const {
     const char32_t sign = at(position);
     if (sign != '@' && !(sign == '#' && is_letter(at(position + 1)))) return position;
     std::size_t end = position + 1;
-    while (end < last_ && is_alphanumeric(at(end))) ++end;
+    while (end < last_ && (is_alphanumeric(at(end)) ||
+                           (at(end) == '.' && sign == '@' && is_alphanumeric(at(end + 1))))) {
+      ++end;
+    }
     return end > position + 1 ? end : position;
   }
 
@@ -207,7 +232,13 @@ class ChunkScanner {
         last_group = chain_end - group_begin;
         ++groups;
       }
-      if (groups >= 3 || (first_group == 3 && last_group == 4)) end = chain_end;
+      // Phone numbers stay whole ("555-1234", "3-5213"); ranges are split ("1969-1970").
+      if (groups >= 3 || (first_group <= 3 && last_group == 4)) end = chain_end;
+    }
+    // "70's" is one token.
+    if ((at(end) == '\'' || at(end) == U'\u2019') && (at(end + 1) == 's' || at(end + 1) == 'S') &&
+        !is_alphanumeric(at(end + 2))) {
+      return end + 2;
     }
     if (is_letter(at(end))) {
       std::size_t letters_end = end;
@@ -251,6 +282,10 @@ class ChunkScanner {
     std::size_t segment_begin = position;  // after the last hyphen
     bool has_inner_period = false;
     while (is_alphanumeric(at(end))) ++end;
+    if (end - position == 4 && !is_any_of(at(end), U"'\u2019`&.-/") &&
+        contains(kGluedWords, lower_ascii(position, end))) {
+      return position + 1;  // "alot" -> "a" "lot"
+    }
     for (;;) {
       const char32_t joiner = at(end);
       const char32_t next = at(end + 1);
@@ -288,10 +323,17 @@ class ChunkScanner {
   std::size_t match_punctuation(std::size_t position) const {
     const char32_t value = at(position);
     std::size_t end = position + 1;
-    if (is_any_of(value, U".!?\u2026")) {
-      while (is_any_of(at(end), U".!?\u2026")) ++end;  // "...", "!!!", "?!"
-    } else if (is_any_of(value, U"-*=~_")) {
-      while (at(end) == value) ++end;  // "--", "***"
+    if (value == '.') {
+      while (at(end) == '.') ++end;                      // "...", ".."
+      if (end == position + 1) {
+        while (is_any_of(at(end), U"!?")) ++end;         // ".?"; "...?" is "..." "?"
+      }
+    } else if (is_any_of(value, U"!?")) {
+      while (is_any_of(at(end), U"!?")) ++end;           // "!!!", "?!"
+    } else if (value == U'\u2026') {
+      while (at(end) == value) ++end;
+    } else if (is_any_of(value, U"-*=~_$+/\\")) {
+      while (at(end) == value) ++end;  // "--", "***", "$$$"
     } else if (is_any_of(value, U"'`<>") && at(end) == value) {
       ++end;  // "``", "''", "<<"
     } else if ((value == U'\u2018' || value == U'\u2019') &&
