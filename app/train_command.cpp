@@ -1,0 +1,178 @@
+#include "train_command.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <sstream>
+
+#include <spdlog/spdlog.h>
+
+#include "sawtag/error.hpp"
+#include "sawtag/model.hpp"
+#include "sawtag/training.hpp"
+#include "treebank_file.hpp"
+
+namespace sawtag::cli {
+namespace {
+
+struct TrainArguments {
+  std::string train_path;
+  std::string dev_path;
+  std::string output_path;
+  std::string self_test;  // "I/PRON saw/VERB a/DET saw/NOUN"
+  bool json_array = false;
+  TrainOptions options;
+};
+
+// "I/PRON saw/VERB" -> words and UPOS tags.
+SelfTest parse_self_test(const std::string& text) {
+  SelfTest test;
+  std::istringstream in(text);
+  std::string item;
+  while (in >> item) {
+    const auto slash = item.rfind('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == item.size()) {
+      throw InputError("--self-test: expected word/UPOS items, got '" + item + "'");
+    }
+    test.words.push_back(item.substr(0, slash));
+    test.upos.push_back(item.substr(slash + 1));
+  }
+  return test;
+}
+
+std::string format_duration(double seconds) {
+  const long total = static_cast<long>(seconds + 0.5);
+  char text[32];
+  std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", total / 3600, total / 60 % 60, total % 60);
+  return text;
+}
+
+// A one-line progress bar redrawn in place on a terminal.
+void draw_progress(const TrainProgress& progress) {
+  const double fraction = progress.sentences_total
+                              ? static_cast<double>(progress.sentences_done) /
+                                    static_cast<double>(progress.sentences_total)
+                              : 1.0;
+  constexpr int kWidth = 30;
+  const int filled = static_cast<int>(fraction * kWidth);
+  const double remaining =
+      static_cast<double>(progress.sentences_total - progress.sentences_done) /
+      std::max(1e-9, progress.sentences_per_second);
+  std::fprintf(stderr, "\repoch %d/%d [%-*s] %3.0f%%  %.0f sentences/s  loss %.4f  ETA %s ",
+               progress.epoch, progress.epochs, kWidth, std::string(filled, '#').c_str(),
+               100.0 * fraction, progress.sentences_per_second, progress.loss,
+               format_duration(remaining).c_str());
+  std::fflush(stderr);
+}
+
+void run_train(TrainArguments& arguments, const std::string& command_line) {
+  TrainOptions& options = arguments.options;
+  if (!arguments.self_test.empty()) options.self_tests.push_back(parse_self_test(arguments.self_test));
+  if (options.checkpoint_path.empty()) options.checkpoint_path = arguments.output_path + ".ckpt";
+  options.corpus = arguments.train_path;
+  options.command = command_line;
+
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<Sentence> train = read_treebank(arguments.train_path);
+  const std::vector<Sentence> dev = read_treebank(arguments.dev_path);
+  spdlog::info("{}: {} sentences; {}: {} sentences", arguments.train_path, train.size(),
+               arguments.dev_path, dev.size());
+
+  const bool terminal = ::isatty(STDERR_FILENO) == 1;
+  TrainObserver observer;
+  if (terminal) observer.on_progress = draw_progress;
+  observer.on_epoch = [terminal](const EpochSummary& summary) {
+    if (terminal) std::fprintf(stderr, "\r\033[K");
+    spdlog::info("epoch {}: loss {:.4f}, dev UPOS {:.2f} XPOS {:.2f}, {:.0f} words/s, {}{}",
+                 summary.epoch, summary.loss, summary.dev_upos, summary.dev_xpos,
+                 summary.words_per_second, format_duration(summary.seconds),
+                 summary.improved ? " (best so far)" : "");
+  };
+  observer.on_message = [](const std::string& message) { spdlog::info("{}", message); };
+
+  Model model = train_model(train, dev, options, observer);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  model.training.fields["training_seconds"] = std::to_string(static_cast<long>(seconds));
+  save_model(model, arguments.output_path,
+             arguments.json_array ? TensorEncoding::json_array : TensorEncoding::base64);
+  spdlog::info("wrote {} (best dev UPOS {} XPOS {}, {} in all)", arguments.output_path,
+               model.training.fields["dev_upos"], model.training.fields["dev_xpos"],
+               format_duration(seconds));
+}
+
+}  // namespace
+
+void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_of_run) {
+  auto arguments = std::make_shared<TrainArguments>();
+  TrainOptions& options = arguments->options;
+  ModelConfig& config = options.config;
+  CLI::App* command = app.add_subcommand("train", "Train a model from a CoNLL-U treebank");
+  command->add_option("--train", arguments->train_path, "Training treebank (CoNLL-U)")->required();
+  command->add_option("--dev", arguments->dev_path, "Development treebank, for model selection")
+      ->required();
+  command->add_option("-o,--output", arguments->output_path, "Model file to write")->required();
+  command->add_option("--checkpoint", options.checkpoint_path,
+                      "Checkpoint written after every epoch (default: OUTPUT.ckpt)");
+  command->add_option("--resume", options.resume_path, "Continue a stopped run from a checkpoint");
+  command->add_option("--pretrained-embeddings", options.pretrained_embeddings,
+                      "Word vectors in word2vec/fastText text format");
+  command->add_option("--pretrained-max-words", options.pretrained_max_words,
+                      "Most frequent words of the vectors file to add to the vocabulary")
+      ->capture_default_str();
+  command->add_option("--self-test", arguments->self_test,
+                      "Sentence the model must tag right, stored in it: \"I/PRON saw/VERB\"");
+  command->add_flag("--json-array", arguments->json_array,
+                    "Write tensors as JSON numbers instead of base64");
+
+  const auto size = [command](const char* name, int& value, const char* help) {
+    command->add_option(name, value, help)->capture_default_str()->check(CLI::PositiveNumber);
+  };
+  size("--word-dim", config.word_dim, "Word embedding size");
+  size("--char-dim", config.char_dim, "Character embedding size");
+  command->add_option("--char-widths", config.char_widths, "Character convolution widths")
+      ->capture_default_str()->delimiter(',');
+  size("--char-filters", config.char_filters, "Filters per character convolution width");
+  size("--shape-dim", config.shape_dim, "Word-shape embedding size");
+  size("--d-model", config.d_model, "Encoder width");
+  size("--heads", config.num_heads, "Attention heads");
+  size("--layers", config.num_layers, "Encoder layers");
+  size("--d-ff", config.d_ff, "Feed-forward hidden size");
+  command->add_flag("--relative-position,!--no-relative-position", config.relative_position,
+                    "Learned per-head relative-position bias in attention")
+      ->capture_default_str();
+  size("--max-relative-distance", config.max_relative_distance, "Clip of the relative bias");
+
+  size("--min-word-count", options.min_word_count, "Rarer words are <unk>");
+  size("--epochs", options.epochs, "Epochs at most");
+  size("--batch-size", options.batch_size, "Sentences per batch");
+  command->add_option("--lr", options.learning_rate, "Peak learning rate")->capture_default_str();
+  command->add_option("--warmup", options.warmup_steps, "Warm-up steps")->capture_default_str();
+  command->add_option("--weight-decay", options.weight_decay, "AdamW weight decay")
+      ->capture_default_str();
+  command->add_option("--clip", options.clip_norm, "Gradient-norm clip (0 = off)")
+      ->capture_default_str();
+  command->add_option("--dropout", options.dropout, "Dropout rate")->capture_default_str()
+      ->check(CLI::Range(0.0, 0.95));
+  command->add_option("--word-dropout", options.word_dropout,
+                      "Word dropout alpha: p(<unk>) = alpha / (alpha + count)")
+      ->capture_default_str();
+  command->add_option("--label-smoothing", options.label_smoothing, "Label smoothing")
+      ->capture_default_str()->check(CLI::Range(0.0, 0.99));
+  size("--patience", options.patience, "Stop after this many epochs without a better dev score");
+  command->add_option("--seed", options.seed, "Random seed: the same seed, the same model")
+      ->capture_default_str();
+  size("-j,--threads", options.threads, "Threads");
+
+  command->callback([arguments, &arguments_of_run] {
+    std::string command_line;
+    for (const std::string& argument : arguments_of_run) {
+      command_line += (command_line.empty() ? "" : " ") + argument;
+    }
+    run_train(*arguments, command_line);
+  });
+}
+
+}  // namespace sawtag::cli

@@ -1,0 +1,15 @@
+// `sawtag train`: a model from any UD treebank.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace sawtag::cli {
+
+// `arguments_of_run` is the whole command line, recorded in the model file; it must outlive
+// parsing (main fills it before parsing).
+void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_of_run);
+
+}  // namespace sawtag::cli

@@ -1,0 +1,57 @@
+// Scoring a tagger on gold words: accuracy, per-tag precision/recall/F1, confusions.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "sawtag/sentence.hpp"
+#include "sawtag/tagger.hpp"
+
+namespace sawtag {
+
+struct TagCounts {
+  std::size_t gold = 0;       // words with this gold tag
+  std::size_t predicted = 0;  // words given this tag
+  std::size_t correct = 0;    // both
+
+  double precision() const { return predicted ? 100.0 * correct / predicted : 0.0; }
+  double recall() const { return gold ? 100.0 * correct / gold : 0.0; }
+  double f1() const;
+};
+
+struct TagSetScores {
+  std::size_t words = 0;
+  std::size_t correct = 0;
+  std::map<std::string, TagCounts> tags;
+  std::map<std::pair<std::string, std::string>, std::size_t> confusions;  // (gold, predicted)
+
+  double accuracy() const { return words ? 100.0 * correct / words : 0.0; }
+  // The `count` most frequent confusions, most frequent first.
+  std::vector<std::pair<std::pair<std::string, std::string>, std::size_t>> top_confusions(
+      std::size_t count) const;
+  void add(const std::string& gold, const std::string& predicted);
+};
+
+struct Evaluation {
+  TagSetScores upos;
+  TagSetScores xpos;
+  TagSetScores unseen_upos;  // only words unseen in training (see evaluate())
+  TagSetScores unseen_xpos;
+};
+
+// Tags the gold words of `gold` with `threads` threads and scores them. A word counts as
+// unseen when its lower-cased form is not in `training_words`; with an empty set, when it is
+// not in the model's vocabulary.
+Evaluation evaluate(const Tagger& tagger, const std::vector<Sentence>& gold, int threads = 1,
+                    const std::unordered_set<std::string>& training_words = {});
+
+// The scores as one JSON object: {"upos": {"accuracy", "words", "correct", "tags": {TAG: {"gold",
+// "predicted", "correct", "precision", "recall", "f1"}}, "confusions": [{"gold", "predicted",
+// "count"}]}, "xpos": {...}, "unseen": {"words", "upos_accuracy", "xpos_accuracy"}}.
+std::string to_json(const Evaluation& evaluation, std::size_t max_confusions = 20);
+
+}  // namespace sawtag

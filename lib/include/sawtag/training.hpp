@@ -1,0 +1,89 @@
+// Training a model from a treebank, in C++.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sawtag/config.hpp"
+#include "sawtag/model.hpp"
+#include "sawtag/sentence.hpp"
+
+namespace sawtag {
+
+struct TrainOptions {
+  ModelConfig config;  // network sizes; the vocabulary sizes are set from the treebank
+
+  // Vocabularies.
+  int min_word_count = 2;  // lower-cased words seen fewer times are <unk>
+  int min_char_count = 1;  // characters seen fewer times are <unk>
+
+  // Optimisation: AdamW, linear warm-up then cosine decay to zero over all epochs.
+  int epochs = 9;
+  int batch_size = 32;  // sentences
+  float learning_rate = 2e-3f;
+  float beta1 = 0.9f;
+  float beta2 = 0.98f;
+  float adam_epsilon = 1e-8f;
+  float weight_decay = 0.01f;  // decoupled; not applied to biases, norms and embeddings
+  int warmup_steps = 400;
+  float clip_norm = 1.0f;  // global gradient norm; 0 = off
+
+  // Regularisation.
+  float dropout = 0.1f;             // on the embeddings and every residual branch
+  float word_dropout = 0.25f;       // a word of count c becomes <unk> with p = a / (a + c)
+  float label_smoothing = 0.1f;
+  int patience = 3;                 // stop after this many epochs without a better dev score
+
+  std::uint64_t seed = 1;  // the same seed gives a byte-identical model
+  int threads = 2;         // sentences of a batch are shared between threads
+
+  std::string checkpoint_path;  // written after every epoch when not empty
+  std::string resume_path;      // continue a stopped run from this checkpoint
+
+  // Pre-trained word vectors (word2vec/fastText text format); empty = none.
+  std::string pretrained_embeddings;
+  int pretrained_max_words = 100000;
+
+  // Recorded in the model file.
+  std::string corpus;
+  std::string command;
+  std::vector<SelfTest> self_tests;  // kept only when the trained model passes them
+};
+
+// What the trainer reports while it works. Any callback may be empty.
+struct TrainProgress {
+  int epoch = 0;               // 1-based
+  int epochs = 0;
+  std::size_t sentences_done = 0;  // in this epoch
+  std::size_t sentences_total = 0;
+  double loss = 0.0;                // mean loss per word so far in this epoch
+  double sentences_per_second = 0.0;
+};
+
+struct EpochSummary {
+  int epoch = 0;
+  double loss = 0.0;
+  double seconds = 0.0;
+  double words_per_second = 0.0;
+  double dev_upos = 0.0;  // accuracy in percent
+  double dev_xpos = 0.0;
+  bool improved = false;  // the best model so far
+};
+
+struct TrainObserver {
+  std::function<void(const TrainProgress&)> on_progress;
+  std::function<void(const EpochSummary&)> on_epoch;
+  std::function<void(const std::string&)> on_message;
+};
+
+// Builds vocabularies, tag sets and tokenizer tables from `train`, trains, scores `dev` after
+// every epoch and returns the best model. Throws InputError for an unusable treebank.
+Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence>& dev,
+                  const TrainOptions& options, const TrainObserver& observer = {});
+
+// Model with vocabularies and tag sets built from `train` and freshly initialised weights.
+Model initial_model(const std::vector<Sentence>& train, const TrainOptions& options);
+
+}  // namespace sawtag

@@ -1,0 +1,45 @@
+// AdamW (Loshchilov & Hutter): Adam with bias correction and decoupled weight decay.
+#pragma once
+
+#include <cstdint>
+
+#include "sawtag/parameters.hpp"
+
+namespace sawtag::train {
+
+struct AdamOptions {
+  float beta1 = 0.9f;
+  float beta2 = 0.98f;
+  float epsilon = 1e-8f;
+  float weight_decay = 0.01f;  // applied to linear weights only, not biases, norms, embeddings
+};
+
+// Owns the moment estimates; the weights and gradients are passed to step().
+class AdamW {
+ public:
+  AdamW(const ModelConfig& config, AdamOptions options);
+
+  // One update with the learning rate of this step:
+  //   m = b1 m + (1 - b1) g;  v = b2 v + (1 - b2) g^2;  t += 1
+  //   w -= lr * (m / (1 - b1^t)) / (sqrt(v / (1 - b2^t)) + eps) + lr * weight_decay * w
+  void step(Parameters& weights, const Parameters& gradients, float learning_rate);
+
+  std::int64_t steps() const { return steps_; }
+
+  // For checkpoints.
+  Parameters& first_moments() { return first_moments_; }
+  Parameters& second_moments() { return second_moments_; }
+  void set_steps(std::int64_t steps) { steps_ = steps; }
+
+ private:
+  ModelConfig config_;
+  AdamOptions options_;
+  Parameters first_moments_;
+  Parameters second_moments_;
+  std::int64_t steps_ = 0;
+};
+
+// Whether weight decay applies to the tensor of this name (linear weights only).
+bool decays(const std::string& tensor_name);
+
+}  // namespace sawtag::train

@@ -1,0 +1,271 @@
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <memory>
+#include <random>
+#include <thread>
+
+#include "sawtag/error.hpp"
+#include "sawtag/evaluation.hpp"
+#include "sawtag/initialize.hpp"
+#include "sawtag/tagger.hpp"
+#include "sawtag/tokenizer.hpp"
+#include "sawtag/training.hpp"
+#include "train/adam.hpp"
+#include "train/batching.hpp"
+#include "train/checkpoint.hpp"
+#include "train/parameter_list.hpp"
+#include "train/schedule.hpp"
+#include "train/sentence_step.hpp"
+#include "train/vocabulary_builder.hpp"
+
+namespace sawtag {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A seed for one purpose at one point of training, so that every random choice depends only on
+// the run's seed and where it is made (not on threads or on where a run was resumed).
+std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t a, std::uint64_t b = 0) {
+  std::seed_seq sequence{seed, seed >> 32, a, a >> 32, b, b >> 32};
+  std::uint64_t result = 0;
+  sequence.generate(reinterpret_cast<std::uint32_t*>(&result),
+                    reinterpret_cast<std::uint32_t*>(&result) + 2);
+  return result;
+}
+
+train::Example make_example(const Model& model, const Sentence& sentence) {
+  train::Example example;
+  for (const Word& word : sentence.words) {
+    example.words.push_back(word_features(model, word.form));
+    example.upos.push_back(model.upos.find(word.upos));
+    example.xpos.push_back(model.xpos.find(word.xpos));
+  }
+  return example;
+}
+
+// Replaces word ids by <unk> with probability alpha / (alpha + count): rare words are dropped
+// more often, so the <unk> row learns what unseen words look like.
+void drop_words(train::Example& example, const std::vector<int>& word_counts, float alpha,
+                std::mt19937_64& rng) {
+  if (alpha <= 0.0f) return;
+  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+  for (WordFeatures& word : example.words) {
+    if (word.word_id == kUnknownWord) continue;
+    const float count = static_cast<float>(word_counts[static_cast<std::size_t>(word.word_id)]);
+    if (uniform(rng) < alpha / (alpha + count)) word.word_id = kUnknownWord;
+  }
+}
+
+double global_norm(const Parameters& gradients, const ModelConfig& config) {
+  double sum = 0.0;
+  for (const auto& entry : train::parameter_list(gradients, config)) {
+    for (float value : entry.tensor->data) sum += static_cast<double>(value) * value;
+  }
+  return std::sqrt(sum);
+}
+
+void scale(Parameters& gradients, const ModelConfig& config, float factor) {
+  for (const auto& entry : train::parameter_list(gradients, config)) {
+    for (float& value : entry.tensor->data) value *= factor;
+  }
+}
+
+void add_into(Parameters& target, const Parameters& source, const ModelConfig& config) {
+  const auto target_list = train::parameter_list(target, config);
+  const auto source_list = train::parameter_list(source, config);
+  for (std::size_t i = 0; i < target_list.size(); ++i) {
+    std::vector<float>& to = target_list[i].tensor->data;
+    const std::vector<float>& from = source_list[i].tensor->data;
+    for (std::size_t k = 0; k < to.size(); ++k) to[k] += from[k];
+  }
+}
+
+std::string today() {
+  const std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d", std::gmtime(&now));
+  return text;
+}
+
+}  // namespace
+
+Model initial_model(const std::vector<Sentence>& train, const TrainOptions& options) {
+  if (train.empty()) throw InputError("the training treebank has no sentences");
+  const train::TreebankCounts counts = train::count_treebank(train);
+  Model model;
+  model.config = options.config;
+  model.words = train::build_vocabulary(counts.words, options.min_word_count, {"<unk>"}, "words");
+  model.chars = train::build_vocabulary(counts.chars, options.min_char_count,
+                                        {"<pad>", "<unk>", "<w>", "</w>"}, "chars");
+  model.upos = train::build_vocabulary(counts.upos, 1, {}, "upos");
+  model.xpos = train::build_vocabulary(counts.xpos, 1, {}, "xpos");
+  model.tokenizer = learn_tokenizer_data(train);
+  sync_vocabulary_sizes(model);
+  validate(model.config);
+  model.parameters = zero_parameters(model.config);
+  initialize_parameters(model.parameters, model.config, derive_seed(options.seed, 0));
+  return model;
+}
+
+Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence>& dev,
+                  const TrainOptions& options, const TrainObserver& observer) {
+  const auto say = [&observer](const std::string& message) {
+    if (observer.on_message) observer.on_message(message);
+  };
+  train::Checkpoint state;
+  if (!options.resume_path.empty()) {
+    state = train::load_checkpoint(options.resume_path);
+    say("resumed from " + options.resume_path + " after epoch " +
+        std::to_string(state.epochs_done));
+  } else {
+    state.current = initial_model(train, options);
+    state.best = state.current;
+    state.first_moments = zero_parameters(state.current.config);
+    state.second_moments = zero_parameters(state.current.config);
+  }
+  Model& model = state.current;
+  const ModelConfig& config = model.config;
+
+  std::vector<train::Example> examples;
+  std::vector<std::size_t> lengths;
+  std::size_t total_words = 0;
+  for (const Sentence& sentence : train) {
+    if (sentence.words.empty()) continue;
+    examples.push_back(make_example(model, sentence));
+    lengths.push_back(sentence.words.size());
+    total_words += sentence.words.size();
+  }
+  std::vector<int> word_counts(static_cast<std::size_t>(model.words.size()), 0);
+  for (const train::Example& example : examples) {
+    for (const WordFeatures& word : example.words) ++word_counts[static_cast<std::size_t>(word.word_id)];
+  }
+
+  train::AdamW adam(config, {options.beta1, options.beta2, options.adam_epsilon,
+                             options.weight_decay});
+  adam.first_moments() = std::move(state.first_moments);
+  adam.second_moments() = std::move(state.second_moments);
+  adam.set_steps(state.steps);
+
+  const std::size_t batch_size = static_cast<std::size_t>(std::max(1, options.batch_size));
+  const std::int64_t steps_per_epoch =
+      static_cast<std::int64_t>((examples.size() + batch_size - 1) / batch_size);
+  const std::int64_t total_steps = steps_per_epoch * options.epochs;
+  const std::size_t thread_count = static_cast<std::size_t>(std::max(1, options.threads));
+  std::vector<Parameters> thread_gradients(thread_count, zero_parameters(config));
+  std::vector<double> thread_losses(thread_count);
+  const train::StepOptions step_options{options.dropout, options.label_smoothing};
+
+  for (int epoch = state.epochs_done + 1; epoch <= options.epochs; ++epoch) {
+    if (state.epochs_without_improvement >= options.patience) break;
+    const auto epoch_start = Clock::now();
+    const auto batches =
+        train::make_batches(lengths, options.batch_size, derive_seed(options.seed, 1, epoch));
+    double epoch_loss = 0.0;
+    std::size_t epoch_words = 0;
+    std::size_t sentences_done = 0;
+    for (const std::vector<std::size_t>& batch : batches) {
+      const std::int64_t step = adam.steps() + 1;
+      // Thread t takes the batch's sentences t, t + T, ...: a fixed split, so the sums (and the
+      // model) do not depend on timing.
+      std::vector<std::thread> workers;
+      std::vector<std::exception_ptr> errors(thread_count);
+      for (std::size_t t = 0; t < thread_count; ++t) {
+        workers.emplace_back([&, t] {
+          try {
+            train::zero(thread_gradients[t], config);
+            thread_losses[t] = 0.0;
+            for (std::size_t i = t; i < batch.size(); i += thread_count) {
+              std::mt19937_64 rng(derive_seed(options.seed, 2 + static_cast<std::uint64_t>(step), i));
+              train::Example example = examples[batch[i]];
+              drop_words(example, word_counts, options.word_dropout, rng);
+              thread_losses[t] += train::accumulate_gradients(model, example, step_options, rng,
+                                                              thread_gradients[t]);
+            }
+          } catch (...) {
+            errors[t] = std::current_exception();
+          }
+        });
+      }
+      for (std::thread& worker : workers) worker.join();
+      for (const std::exception_ptr& error : errors) {
+        if (error) std::rethrow_exception(error);
+      }
+      std::size_t batch_words = 0;
+      for (std::size_t index : batch) batch_words += lengths[index];
+      for (std::size_t t = 1; t < thread_count; ++t) add_into(thread_gradients[0], thread_gradients[t], config);
+      for (double loss : thread_losses) epoch_loss += loss;
+      epoch_words += batch_words;
+
+      // Mean loss per word; then clip the global norm.
+      Parameters& gradients = thread_gradients[0];
+      scale(gradients, config, 1.0f / static_cast<float>(batch_words));
+      if (options.clip_norm > 0.0f) {
+        const double norm = global_norm(gradients, config);
+        if (norm > options.clip_norm) {
+          scale(gradients, config, static_cast<float>(options.clip_norm / norm));
+        }
+      }
+      adam.step(model.parameters, gradients,
+                train::scheduled_learning_rate(options.learning_rate, step, options.warmup_steps,
+                                               total_steps));
+      sentences_done += batch.size();
+      if (observer.on_progress) {
+        const double seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
+        observer.on_progress({epoch, options.epochs, sentences_done, examples.size(),
+                              epoch_loss / static_cast<double>(std::max<std::size_t>(1, epoch_words)),
+                              sentences_done / std::max(1e-9, seconds)});
+      }
+    }
+
+    EpochSummary summary;
+    summary.epoch = epoch;
+    summary.seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
+    summary.loss = epoch_loss / static_cast<double>(std::max<std::size_t>(1, epoch_words));
+    summary.words_per_second = static_cast<double>(epoch_words) / std::max(1e-9, summary.seconds);
+    {
+      Model scored = model;
+      scored.self_tests.clear();
+      const Tagger tagger(std::make_shared<const Model>(std::move(scored)));
+      const Evaluation evaluation = evaluate(tagger, dev, static_cast<int>(thread_count));
+      summary.dev_upos = evaluation.upos.accuracy();
+      summary.dev_xpos = evaluation.xpos.accuracy();
+    }
+    const double score = summary.dev_upos + summary.dev_xpos;
+    summary.improved = score > state.best_score;
+    if (summary.improved) {
+      state.best_score = score;
+      state.best_epoch = epoch;
+      state.best = model;
+      state.best.training.fields["dev_upos"] = std::to_string(summary.dev_upos);
+      state.best.training.fields["dev_xpos"] = std::to_string(summary.dev_xpos);
+      state.best.training.fields["best_epoch"] = std::to_string(epoch);
+      state.epochs_without_improvement = 0;
+    } else {
+      ++state.epochs_without_improvement;
+    }
+    state.epochs_done = epoch;
+    state.steps = adam.steps();
+    if (!options.checkpoint_path.empty()) {
+      state.first_moments = adam.first_moments();
+      state.second_moments = adam.second_moments();
+      train::save_checkpoint(state, options.checkpoint_path);
+    }
+    if (observer.on_epoch) observer.on_epoch(summary);
+  }
+
+  Model best = std::move(state.best);
+  TrainingRecord& record = best.training;
+  record.fields["corpus"] = options.corpus;
+  record.fields["command"] = options.command;
+  record.fields["seed"] = std::to_string(options.seed);
+  record.fields["epochs"] = std::to_string(state.epochs_done);
+  record.fields["train_sentences"] = std::to_string(examples.size());
+  record.fields["train_words"] = std::to_string(total_words);
+  record.fields["date"] = today();
+  best.self_tests = options.self_tests;
+  return best;
+}
+
+}  // namespace sawtag

@@ -1,0 +1,125 @@
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <sstream>
+
+#include "sawtag/evaluation.hpp"
+#include "sawtag/tagger.hpp"
+#include "sawtag/training.hpp"
+
+namespace sawtag {
+namespace {
+
+// "word/UPOS/XPOS ..." -> a gold sentence.
+Sentence gold(const std::string& line) {
+  Sentence sentence;
+  std::istringstream in(line);
+  std::string item;
+  while (in >> item) {
+    const auto first = item.find('/');
+    const auto second = item.find('/', first + 1);
+    Word word;
+    word.form = item.substr(0, first);
+    word.upos = item.substr(first + 1, second - first - 1);
+    word.xpos = item.substr(second + 1);
+    sentence.words.push_back(word);
+  }
+  return sentence;
+}
+
+std::vector<Sentence> tiny_treebank() {
+  return {gold("I/PRON/PRP saw/VERB/VBD a/DET/DT saw/NOUN/NN ./PUNCT/."),
+          gold("The/DET/DT dog/NOUN/NN saw/VERB/VBD me/PRON/PRP ./PUNCT/."),
+          gold("A/DET/DT saw/NOUN/NN cuts/VERB/VBZ wood/NOUN/NN ./PUNCT/."),
+          gold("We/PRON/PRP cut/VERB/VBD the/DET/DT wood/NOUN/NN with/ADP/IN a/DET/DT saw/NOUN/NN"),
+          gold("Dogs/NOUN/NNS bark/VERB/VBP loudly/ADV/RB !/PUNCT/.")};
+}
+
+TrainOptions tiny_options() {
+  TrainOptions options;
+  options.config.word_dim = 16;
+  options.config.char_dim = 8;
+  options.config.char_widths = {2, 3};
+  options.config.char_filters = 8;
+  options.config.shape_dim = 4;
+  options.config.d_model = 16;
+  options.config.num_heads = 2;
+  options.config.num_layers = 1;
+  options.config.d_ff = 32;
+  options.config.max_relative_distance = 4;
+  options.min_word_count = 1;
+  options.epochs = 40;
+  options.batch_size = 2;
+  options.learning_rate = 1e-2f;
+  options.warmup_steps = 5;
+  options.dropout = 0.0f;
+  options.word_dropout = 0.0f;
+  options.label_smoothing = 0.0f;
+  options.patience = 1000;
+  options.threads = 2;
+  options.seed = 42;
+  return options;
+}
+
+std::string temporary_path(const std::string& name) {
+  return "/tmp/sawtag-test-" + std::to_string(::getpid()) + "-" + name;
+}
+
+}  // namespace
+
+TEST_CASE("Training overfits a 5-sentence corpus to 100%", "[training]") {
+  const auto treebank = tiny_treebank();
+  const Model model = train_model(treebank, treebank, tiny_options());
+  const Tagger tagger(std::make_shared<const Model>(model));
+  const Evaluation evaluation = evaluate(tagger, treebank);
+  CHECK(evaluation.upos.accuracy() == Approx(100.0));
+  CHECK(evaluation.xpos.accuracy() == Approx(100.0));
+  const TagResult result = tagger.tag({"I", "saw", "a", "saw"});
+  CHECK(result.words[1].upos == "VERB");
+  CHECK(result.words[3].upos == "NOUN");
+  CHECK(model.training.fields.at("seed") == "42");
+}
+
+TEST_CASE("The same seed gives a byte-identical model; another seed does not", "[training]") {
+  const auto treebank = tiny_treebank();
+  TrainOptions options = tiny_options();
+  options.epochs = 3;
+  options.dropout = 0.1f;
+  options.word_dropout = 0.25f;
+  const std::string first = serialize_model(train_model(treebank, treebank, options));
+  const std::string second = serialize_model(train_model(treebank, treebank, options));
+  CHECK(first == second);
+  options.seed = 43;
+  CHECK(serialize_model(train_model(treebank, treebank, options)) != first);
+}
+
+TEST_CASE("--resume after a stop gives the same model as an uninterrupted run", "[training]") {
+  const auto treebank = tiny_treebank();
+  TrainOptions options = tiny_options();
+  options.epochs = 4;
+  options.dropout = 0.1f;
+  options.word_dropout = 0.25f;
+  const std::string uninterrupted = serialize_model(train_model(treebank, treebank, options));
+
+  const std::string checkpoint = temporary_path("resume.ckpt");
+  options.checkpoint_path = checkpoint;
+  struct Stop {};
+  TrainObserver stop_after_two;
+  stop_after_two.on_epoch = [](const EpochSummary& summary) {
+    if (summary.epoch == 2) throw Stop{};
+  };
+  REQUIRE_THROWS_AS(train_model(treebank, treebank, options, stop_after_two), Stop);
+
+  options.resume_path = checkpoint;
+  const std::string resumed = serialize_model(train_model(treebank, treebank, options));
+  CHECK(resumed == uninterrupted);
+  std::remove(checkpoint.c_str());
+}
+
+TEST_CASE("Training refuses an empty treebank", "[training]") {
+  CHECK_THROWS_WITH(train_model({}, {}, tiny_options()), Catch::Contains("no sentences"));
+}
+
+}  // namespace sawtag
