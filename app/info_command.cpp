@@ -1,0 +1,114 @@
+// sawtag info -m models/en_ewt.json
+//   model: models/en_ewt.json
+//   architecture: 3 layers, d_model 256, 8 heads of 32, d_ff 512, relative positions (clip 16)
+//   parameters: 2345678 (9.4 MB as float32)
+//   ...
+#include "info_command.hpp"
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <string>
+
+#include "model_locator.hpp"
+#include "output_file.hpp"
+#include "sawtag/model.hpp"
+
+namespace sawtag::cli {
+namespace {
+
+struct InfoCommandOptions {
+  std::string model;
+  bool tensors = false;
+};
+
+std::string join(const std::vector<std::string>& items, const char* separator) {
+  std::string joined;
+  for (const std::string& item : items) {
+    if (!joined.empty()) joined += separator;
+    joined += item;
+  }
+  return joined;
+}
+
+// "encoder.layers.2.attention.query.weight" -> "encoder.layers"
+std::string parameter_group(const std::string& name) {
+  const std::size_t first = name.find('.');
+  if (first == std::string::npos) return name;
+  return name.substr(0, name.find('.', first + 1));
+}
+
+void write_architecture(std::ostream& out, const ModelConfig& config) {
+  out << "architecture: " << config.num_layers << " layers, d_model " << config.d_model << ", "
+      << config.num_heads << " heads of " << config.head_dim() << ", d_ff " << config.d_ff;
+  if (config.relative_position) {
+    out << ", relative positions (clip " << config.max_relative_distance << ")";
+  }
+  out << "\n";
+  std::vector<std::string> widths;
+  for (int width : config.char_widths) widths.push_back(std::to_string(width));
+  out << "  word_dim " << config.word_dim << ", char_dim " << config.char_dim
+      << ", char_widths " << join(widths, ",") << " x " << config.char_filters
+      << " filters, max_word_chars " << config.max_word_chars << ", shape_dim "
+      << config.shape_dim << "\n";
+  out << "  max_sequence_length " << config.max_sequence_length << ", layer_norm_epsilon "
+      << config.layer_norm_epsilon << "\n";
+}
+
+void write_parameters(std::ostream& out, const Model& model, bool each_tensor) {
+  const std::int64_t total = parameter_count(model.config);
+  char megabytes[32];
+  std::snprintf(megabytes, sizeof megabytes, "%.1f", static_cast<double>(total) * 4.0 / 1e6);
+  out << "parameters: " << total << " (" << megabytes << " MB as float32)\n";
+  std::vector<std::pair<std::string, std::int64_t>> groups;  // in visiting order
+  for_each_parameter(model.parameters, model.config,
+                     [&](const std::string& name, const Tensor& tensor, const Shape& shape) {
+                       const std::int64_t count = element_count(shape);
+                       if (each_tensor) {
+                         out << "  " << name << " " << to_string(tensor.shape) << " " << count
+                             << "\n";
+                         return;
+                       }
+                       const std::string group = parameter_group(name);
+                       if (groups.empty() || groups.back().first != group) {
+                         groups.emplace_back(group, 0);
+                       }
+                       groups.back().second += count;
+                     });
+  for (const auto& [group, count] : groups) out << "  " << group << " " << count << "\n";
+}
+
+void run_info_command(const InfoCommandOptions& options) {
+  const std::string path = locate_model(options.model);
+  const Model model = load_model(path);
+  OutputFile output("-");
+  std::ostream& out = output.stream();
+  out << "model: " << path << "\n";
+  write_architecture(out, model.config);
+  write_parameters(out, model, options.tensors);
+  out << "vocabulary: " << model.words.size() << " words, " << model.chars.size()
+      << " characters\n";
+  out << "upos (" << model.upos.size() << "): " << join(model.upos.items(), " ") << "\n";
+  out << "xpos (" << model.xpos.size() << "): " << join(model.xpos.items(), " ") << "\n";
+  out << "tokenizer: " << model.tokenizer.multiword_tokens.size() << " multi-word tokens, "
+      << model.tokenizer.abbreviations.size() << " abbreviations\n";
+  out << "self-tests: " << model.self_tests.size() << " sentences\n";
+  out << "training:" << (model.training.fields.empty() ? " (no record)" : "") << "\n";
+  for (const auto& [key, value] : model.training.fields) out << "  " << key << ": " << value << "\n";
+  output.close();
+}
+
+}  // namespace
+
+void add_info_command(CLI::App& app) {
+  auto options = std::make_shared<InfoCommandOptions>();
+  CLI::App* command = app.add_subcommand(
+      "info", "Show a model's architecture, sizes, tag sets and training record");
+  command->add_option("-m,--model", options->model,
+                      "Model file (default: $SAWTAG_MODEL, else the installed en_ewt.json)");
+  command->add_flag("--tensors", options->tensors, "List every tensor with its shape");
+  command->callback([options] { run_info_command(*options); });
+}
+
+}  // namespace sawtag::cli

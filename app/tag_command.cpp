@@ -1,0 +1,105 @@
+#include "tag_command.hpp"
+
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model_locator.hpp"
+#include "sawtag/error.hpp"
+#include "tag_session.hpp"
+
+namespace sawtag::cli {
+namespace {
+
+struct TagCommandOptions {
+  std::vector<std::string> inputs;  // "-" is stdin; none means stdin
+  std::string model;
+  std::string output = "-";
+  std::string attention;
+  TagSessionOptions session;
+};
+
+// Fails before any output is written when an input cannot be read.
+void check_inputs_exist(const std::vector<std::string>& inputs) {
+  for (const std::string& input : inputs) {
+    if (input == "-") continue;
+    struct stat status {};
+    if (::stat(input.c_str(), &status) != 0) {
+      throw InputError(input + ": cannot open: " + std::strerror(errno));
+    }
+    if (S_ISDIR(status.st_mode)) throw InputError(input + ": is a directory, expected a file");
+  }
+}
+
+void run_tag_command(TagCommandOptions options) {
+  if (options.inputs.empty()) options.inputs.push_back("-");
+  const OutputFormat format = options.session.output.format;
+  if (options.session.output.top_k > 0 && format != OutputFormat::json &&
+      format != OutputFormat::jsonl) {
+    spdlog::warn("--top-k candidates are written only by -f json and -f jsonl");
+  }
+  check_inputs_exist(options.inputs);
+  const std::shared_ptr<const Model> model = load_located_model(options.model);
+
+  OutputFile output(options.output);
+  std::unique_ptr<OutputFile> attention;
+  if (!options.attention.empty()) attention = std::make_unique<OutputFile>(options.attention);
+  TagSession session(model, options.session, output, attention.get());
+  for (const std::string& input : options.inputs) {
+    LineSource source(input);
+    session.tag(source);
+  }
+  session.finish();
+  output.close();
+  if (attention) attention->close();
+}
+
+}  // namespace
+
+void add_tag_command(CLI::App& app) {
+  auto options = std::make_shared<TagCommandOptions>();
+  CLI::App* command = app.add_subcommand(
+      "tag", "Tag text with parts of speech (the default command: `echo \"I saw a saw\" | sawtag`)");
+  command->add_option("files", options->inputs, "Input files; '-' or none reads stdin");
+  command->add_option("-m,--model", options->model,
+                      "Model file (default: $SAWTAG_MODEL, else the installed en_ewt.json)");
+  const std::map<std::string, InputKind> input_kinds{
+      {"raw", InputKind::raw}, {"tokenized", InputKind::tokenized}, {"conllu", InputKind::conllu}};
+  command
+      ->add_option("--input", options->session.input,
+                   "raw: running text; tokenized: one sentence per line, words split on "
+                   "whitespace; conllu: CoNLL-U, only UPOS/XPOS are filled")
+      ->transform(CLI::CheckedTransformer(input_kinds))
+      ->default_str("raw");
+  const std::map<std::string, OutputFormat> formats{{"text", OutputFormat::text},
+                                                    {"tsv", OutputFormat::tsv},
+                                                    {"conllu", OutputFormat::conllu},
+                                                    {"json", OutputFormat::json},
+                                                    {"jsonl", OutputFormat::jsonl}};
+  command->add_option("-f,--format", options->session.output.format, "Output format")
+      ->transform(CLI::CheckedTransformer(formats))
+      ->default_str("text");
+  const std::map<std::string, TagColumns> tag_columns{
+      {"upos", TagColumns::upos}, {"xpos", TagColumns::xpos}, {"both", TagColumns::both}};
+  command->add_option("--tags", options->session.output.tags, "Which tags to write")
+      ->transform(CLI::CheckedTransformer(tag_columns))
+      ->default_str("upos");
+  command->add_flag("--probs", options->session.output.probabilities,
+                    "Write each tag's probability");
+  command->add_option("--top-k", options->session.output.top_k,
+                      "json/jsonl: also write the K most likely tags of each word")
+      ->check(CLI::Range(0, 100));
+  command->add_option("--attention", options->attention,
+                      "Write every sentence's attention weights as JSON to FILE "
+                      "(docs/attention-format.md)");
+  command->add_option("-o,--output", options->output, "Write to FILE instead of stdout");
+  command->callback([options] { run_tag_command(*options); });
+}
+
+}  // namespace sawtag::cli

@@ -1,0 +1,17 @@
+// Just enough JSON text for the output writers, so that only the model file includes
+// nlohmann/json.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace sawtag {
+
+// Appends `text` as a JSON string literal: "say \"hi\"\n" -> "\"say \\\"hi\\\"\\n\"".
+// Invalid UTF-8 bytes become U+FFFD so the document stays valid.
+void append_json_string(std::string& out, std::string_view text);
+
+// A probability or weight as a JSON number with 4 decimals: 0.98213 -> "0.9821".
+std::string format_number(float value);
+
+}  // namespace sawtag
