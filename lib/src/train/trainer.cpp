@@ -5,6 +5,7 @@
 #include <memory>
 #include <random>
 #include <thread>
+#include <unordered_set>
 
 #include "sawtag/error.hpp"
 #include "sawtag/evaluation.hpp"
@@ -16,6 +17,7 @@
 #include "train/batching.hpp"
 #include "train/checkpoint.hpp"
 #include "train/parameter_list.hpp"
+#include "train/pretrained_vectors.hpp"
 #include "train/schedule.hpp"
 #include "train/sentence_step.hpp"
 #include "train/vocabulary_builder.hpp"
@@ -89,6 +91,56 @@ std::string today() {
   return text;
 }
 
+// Training-record field: word-embedding rows from this index on came only from pre-trained
+// vectors and stay frozen; the rows before it (the treebank's words) are fine-tuned.
+constexpr const char* kTrainableWordRows = "trainable_word_rows";
+
+// `words` followed by those of `extra` it lacks, in their order ("</s>" of fastText skipped).
+Vocabulary extend_vocabulary(const Vocabulary& words, const std::vector<std::string>& extra) {
+  std::vector<std::string> items = words.items();
+  std::unordered_set<std::string> seen(items.begin(), items.end());
+  for (const std::string& word : extra) {
+    if (word != "</s>" && seen.insert(word).second) items.push_back(word);
+  }
+  return Vocabulary(std::move(items), "words");
+}
+
+// Copies each pre-trained vector into its word's row, scaled by one factor for all so that
+// their standard deviation matches the randomly initialised rows'.
+void copy_vectors(const train::PretrainedVectors& vectors, Model& model) {
+  std::vector<float>& table = model.parameters.encoder.word_embedding.data;
+  const auto standard_deviation = [](const std::vector<float>& values) {
+    double sum = 0.0, squares = 0.0;
+    for (float value : values) {
+      sum += value;
+      squares += static_cast<double>(value) * value;
+    }
+    const double mean = sum / static_cast<double>(values.size());
+    return std::sqrt(std::max(1e-12, squares / static_cast<double>(values.size()) - mean * mean));
+  };
+  const float factor =
+      static_cast<float>(standard_deviation(table) / standard_deviation(vectors.values));
+  const std::size_t dim = static_cast<std::size_t>(vectors.dim);
+  for (std::size_t i = 0; i < vectors.words.size(); ++i) {
+    const int row = model.words.find(vectors.words[i]);
+    if (row < 0) continue;
+    for (std::size_t k = 0; k < dim; ++k) {
+      table[static_cast<std::size_t>(row) * dim + k] = factor * vectors.values[i * dim + k];
+    }
+  }
+}
+
+// Zeroes the gradient of the frozen pre-trained rows, so AdamW leaves them as they are.
+void freeze_pretrained_rows(const Model& model, Parameters& gradients) {
+  const auto found = model.training.fields.find(kTrainableWordRows);
+  if (found == model.training.fields.end()) return;
+  const std::size_t first_frozen =
+      static_cast<std::size_t>(std::stoul(found->second)) * static_cast<std::size_t>(model.config.word_dim);
+  std::vector<float>& gradient = gradients.encoder.word_embedding.data;
+  std::fill(gradient.begin() + static_cast<std::ptrdiff_t>(std::min(first_frozen, gradient.size())),
+            gradient.end(), 0.0f);
+}
+
 }  // namespace
 
 Model initial_model(const std::vector<Sentence>& train, const TrainOptions& options) {
@@ -97,6 +149,19 @@ Model initial_model(const std::vector<Sentence>& train, const TrainOptions& opti
   Model model;
   model.config = options.config;
   model.words = train::build_vocabulary(counts.words, options.min_word_count, {"<unk>"}, "words");
+  train::PretrainedVectors vectors;
+  const int trainable_word_rows = model.words.size();
+  if (!options.pretrained_embeddings.empty()) {
+    vectors = train::read_pretrained_vectors(options.pretrained_embeddings,
+                                             options.pretrained_max_words);
+    if (vectors.dim != options.config.word_dim) {
+      throw InputError(options.pretrained_embeddings + ": vectors have " +
+                       std::to_string(vectors.dim) + " dimensions but --word-dim is " +
+                       std::to_string(options.config.word_dim));
+    }
+    model.words = extend_vocabulary(model.words, vectors.words);
+    model.training.fields[kTrainableWordRows] = std::to_string(trainable_word_rows);
+  }
   model.chars = train::build_vocabulary(counts.chars, options.min_char_count,
                                         {"<pad>", "<unk>", "<w>", "</w>"}, "chars");
   model.upos = train::build_vocabulary(counts.upos, 1, {}, "upos");
@@ -106,6 +171,7 @@ Model initial_model(const std::vector<Sentence>& train, const TrainOptions& opti
   validate(model.config);
   model.parameters = zero_parameters(model.config);
   initialize_parameters(model.parameters, model.config, derive_seed(options.seed, 0));
+  if (!vectors.words.empty()) copy_vectors(vectors, model);
   return model;
 }
 
@@ -200,6 +266,7 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
 
       // Mean loss per word; then clip the global norm.
       Parameters& gradients = thread_gradients[0];
+      freeze_pretrained_rows(model, gradients);
       scale(gradients, config, 1.0f / static_cast<float>(batch_words));
       if (options.clip_norm > 0.0f) {
         const double norm = global_norm(gradients, config);
