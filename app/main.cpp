@@ -10,10 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "eval_command.hpp"
 #include "info_command.hpp"
 #include "output_file.hpp"
 #include "sawtag/error.hpp"
 #include "tag_command.hpp"
+#include "train_command.hpp"
 
 #ifndef SAWTAG_VERSION
 #define SAWTAG_VERSION "unknown"
@@ -58,9 +60,11 @@ int run(int argc, char** argv) {
   CLI::App app{"sawtag: part-of-speech tagging with multi-head self-attention", "sawtag"};
   app.set_version_flag("--version", std::string("sawtag ") + SAWTAG_VERSION);
   app.require_subcommand(1);
+  const std::vector<std::string> arguments_of_run(argv, argv + argc);  // recorded by train
   sawtag::cli::add_tag_command(app);
+  sawtag::cli::add_train_command(app, arguments_of_run);
+  sawtag::cli::add_eval_command(app);
   sawtag::cli::add_info_command(app);
-
   std::vector<std::string> args = with_default_command(app, argc, argv);
   std::vector<char*> pointers;
   for (std::string& arg : args) pointers.push_back(arg.data());
