@@ -1,0 +1,42 @@
+// Multi-head scaled dot-product self-attention with an optional learned relative-position bias.
+//
+// For head h (columns [h * d_k, (h + 1) * d_k) of Q, K, V, with d_k = d_model / num_heads):
+//   scores_ij = q_i . k_j / sqrt(d_k) + relative_bias[h][clip(j - i, -R, R) + R]
+//   alpha_ij  = softmax_j(scores_ij)
+//   head_i    = sum_j alpha_ij v_j
+// and the output is concat(heads) W_o + b_o. The bias term is present only when
+// config.relative_position (R = config.max_relative_distance).
+#pragma once
+
+#include <vector>
+
+#include "nn/matrix.hpp"
+#include "sawtag/config.hpp"
+#include "sawtag/parameters.hpp"
+
+namespace sawtag::nn {
+
+struct AttentionCache {
+  Matrix input;                       // [n, d_model]: x, the input of the Q, K, V projections
+  Matrix queries;                     // [n, d_model]: x W_q + b_q
+  Matrix keys;                        // [n, d_model]
+  Matrix values;                      // [n, d_model]
+  std::vector<Matrix> probabilities;  // num_heads x [n, n]: alpha of each head
+  Matrix heads;                       // [n, d_model]: concatenated head outputs (input of W_o)
+};
+
+// x: [n, d_model] -> [n, d_model]. With `cache`, everything backward needs is kept there
+// (including the attention probabilities, cache->probabilities[h]).
+Matrix attention_forward(const AttentionParameters& parameters, const ModelConfig& config,
+                         const Matrix& x, AttentionCache* cache);
+
+// d_y: [n, d_model] -> d_x: [n, d_model]; adds into the gradients of W_q, W_k, W_v, W_o, their
+// biases and the relative bias.
+Matrix attention_backward(const AttentionParameters& parameters, const ModelConfig& config,
+                          const AttentionCache& cache, const Matrix& d_y,
+                          AttentionParameters& gradients);
+
+// Index into a row of relative_bias for query i and key j: clip(j - i, -R, R) + R.
+int relative_bias_index(int query, int key, int max_relative_distance);
+
+}  // namespace sawtag::nn
