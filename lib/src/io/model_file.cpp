@@ -1,0 +1,770 @@
+// The model file: one JSON document, described in docs/model-format.md. This is the only file of
+// the library that includes nlohmann/json.
+//
+// Loading a ~20 MB model must take well under 100 ms, and nlohmann's lexer copies strings one
+// character at a time. So before parsing, the big base64 payloads are cut out of the text and
+// replaced by short placeholders ("base64:#3"); after parsing, each tensor's data is decoded
+// straight from the original text into its float vector. Files the cut cannot handle exactly
+// (any "\u" escape, a payload with a character outside the alphabet) are parsed as they are.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "io/base64.hpp"
+#include "sawtag/error.hpp"
+#include "sawtag/model.hpp"
+
+namespace sawtag {
+namespace {
+
+// Keys keep the file's order, so a saved file lists tensors as for_each_parameter does.
+using Json = nlohmann::ordered_json;
+
+constexpr int kMaxJsonDepth = 64;  // the format needs 5 levels; deeper is not a model
+constexpr std::string_view kBase64Prefix = "base64:";
+constexpr std::string_view kFloat32 = "float32";
+constexpr std::size_t kMaxQuoted = 80;  // longest piece of the file quoted in a message
+
+// The one list of config fields, used by both the reader and the writer. The four vocabulary
+// sizes are not stored: they are derived from the lists.
+template <class Config, class Visit>
+void for_each_config_field(Config& config, Visit&& visit) {
+  visit("word_dim", config.word_dim);
+  visit("char_dim", config.char_dim);
+  visit("char_widths", config.char_widths);
+  visit("char_filters", config.char_filters);
+  visit("max_word_chars", config.max_word_chars);
+  visit("shape_dim", config.shape_dim);
+  visit("d_model", config.d_model);
+  visit("num_heads", config.num_heads);
+  visit("num_layers", config.num_layers);
+  visit("d_ff", config.d_ff);
+  visit("relative_position", config.relative_position);
+  visit("max_relative_distance", config.max_relative_distance);
+  visit("layer_norm_epsilon", config.layer_norm_epsilon);
+  visit("max_sequence_length", config.max_sequence_length);
+}
+
+std::string quote(std::string_view text) {
+  if (text.size() <= kMaxQuoted) return "'" + std::string(text) + "'";
+  return "'" + std::string(text.substr(0, kMaxQuoted)) + "...'";
+}
+
+bool is_little_endian() {
+  const std::uint32_t probe = 1;
+  unsigned char first = 0;
+  std::memcpy(&first, &probe, 1);
+  return first == 1;
+}
+
+void swap_bytes(std::vector<float>& values) {
+  for (float& value : values) {
+    unsigned char bytes[sizeof(float)];
+    std::memcpy(bytes, &value, sizeof(float));
+    std::reverse(bytes, bytes + sizeof(float));
+    std::memcpy(&value, bytes, sizeof(float));
+  }
+}
+
+// ---- Cutting the payloads out before parsing -------------------------------------------------
+
+bool is_base64_char(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
+         c == '/' || c == '=';
+}
+
+// `text` with every "base64:<payload>" string's payload replaced by "#<index>".
+struct CutDocument {
+  struct Cut {
+    std::size_t at;              // where the placeholder starts in `text`
+    std::size_t placeholder_size;
+    std::size_t payload_size;
+  };
+  std::string text;
+  std::vector<std::string_view> payloads;  // views into the original text
+  std::vector<Cut> cuts;
+
+  // Position in the original text of position `at` of `text`.
+  std::size_t original_position(std::size_t at) const {
+    std::size_t position = at;
+    for (const Cut& cut : cuts) {
+      if (cut.at + cut.placeholder_size > at) break;
+      position = position - cut.placeholder_size + cut.payload_size;
+    }
+    return position;
+  }
+};
+
+// std::nullopt when the cut could change the meaning: then the text is parsed as it is.
+// Without "\u" escapes a parsed string can only read "base64:#..." if the file spells it out,
+// and a payload holding '#' is not cut, so every placeholder comes from this function.
+std::optional<CutDocument> cut_payloads(std::string_view text) {
+  if (text.find("\\u") != std::string_view::npos) return std::nullopt;
+  constexpr std::string_view kMarker = "\"base64:";
+  CutDocument cut;
+  std::size_t copied = 0;
+  std::size_t position = 0;
+  while ((position = text.find(kMarker, position)) != std::string_view::npos) {
+    std::size_t backslashes = 0;
+    while (backslashes < position && text[position - 1 - backslashes] == '\\') ++backslashes;
+    const std::size_t begin = position + kMarker.size();
+    position = begin;
+    if (backslashes % 2 == 1) continue;  // an escaped quote inside some other string
+    std::size_t end = begin;
+    while (end < text.size() && is_base64_char(text[end])) ++end;
+    if (end == text.size() || text[end] != '"') return std::nullopt;
+    cut.text.append(text.substr(copied, begin - copied));
+    const std::string placeholder = "#" + std::to_string(cut.payloads.size());
+    cut.cuts.push_back({cut.text.size(), placeholder.size(), end - begin});
+    cut.text += placeholder;
+    cut.payloads.push_back(text.substr(begin, end - begin));
+    copied = end;
+    position = end;
+  }
+  if (cut.payloads.empty()) return std::nullopt;
+  cut.text.append(text.substr(copied));
+  return cut;
+}
+
+// ---- Reading ---------------------------------------------------------------------------------
+
+// 1-based line and column of byte `position` of `text`.
+std::string line_and_column(std::string_view text, std::size_t position) {
+  position = std::min(position, text.size());
+  const std::string_view before = text.substr(0, position);
+  const std::size_t line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
+  const std::size_t line_start = before.rfind('\n');
+  const std::size_t column =
+      1 + position - (line_start == std::string_view::npos ? 0 : line_start + 1);
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+class ModelReader {
+ public:
+  ModelReader(std::string_view text, const std::string& source) : text_(text), source_(source) {}
+
+  Model read() {
+    const Json document = parse();
+    require_type(document, Json::value_t::object, "the document");
+    check_known_fields(document, "", {"format", "version", "config", "vocabularies", "tag_sets",
+                                      "tokenizer", "training", "self_tests", "tensors"});
+    check_format(document);
+    Json upgraded;
+    const Json& current = upgrade(document, upgraded);
+
+    Model model;
+    read_config(member(current, "config", ""), model.config);
+    read_vocabularies(current, model);
+    sync_vocabulary_sizes(model);
+    try {
+      validate(model.config);  // before any tensor is allocated
+    } catch (const ModelError& error) {
+      fail(error.what());
+    }
+    if (const Json* tokenizer = optional_member(current, "tokenizer", "")) {
+      read_tokenizer(*tokenizer, model.tokenizer);
+    }
+    if (const Json* training = optional_member(current, "training", "")) {
+      read_training(*training, model.training);
+    }
+    if (const Json* self_tests = optional_member(current, "self_tests", "")) {
+      read_self_tests(*self_tests, model);
+    }
+    read_tensors(member(current, "tensors", ""), model);
+    return model;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& problem) const {
+    throw ModelError(source_ + ": " + problem);
+  }
+
+  Json parse() {
+    if (text_.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+      fail(text_.empty() ? "empty file, not a sawtag model" : "blank file, not a sawtag model");
+    }
+    cut_ = cut_payloads(text_);
+    const std::string_view parsed = cut_ ? std::string_view(cut_->text) : text_;
+    const Json::parser_callback_t limit_depth = [this](int depth, Json::parse_event_t event,
+                                                       Json&) {
+      if (depth >= kMaxJsonDepth && (event == Json::parse_event_t::object_start ||
+                                     event == Json::parse_event_t::array_start)) {
+        fail("JSON nested more than " + std::to_string(kMaxJsonDepth) +
+             " levels deep, not a sawtag model");
+      }
+      return true;
+    };
+    try {
+      return Json::parse(parsed.begin(), parsed.end(), limit_depth);
+    } catch (const Json::parse_error& error) {
+      // error.byte is 1-based: the position of the last character read.
+      const std::size_t parsed_position = error.byte == 0 ? 0 : error.byte - 1;
+      const std::size_t position = cut_ ? cut_->original_position(parsed_position) : parsed_position;
+      if (position >= text_.size()) {
+        fail("truncated: the JSON document ends at byte " + std::to_string(text_.size()) +
+             " before it is complete");
+      }
+      std::string reason = error.what();
+      const std::size_t column = reason.find("column ");
+      const std::size_t colon = reason.find(": ", column == std::string::npos ? 0 : column);
+      if (colon != std::string::npos) reason.erase(0, colon + 2);
+      if (reason.size() > 2 * kMaxQuoted) reason = reason.substr(0, 2 * kMaxQuoted) + "...";
+      fail("not valid JSON: parse error at " + line_and_column(text_, position) + ": " + reason);
+    }
+  }
+
+  void check_format(const Json& document) const {
+    const Json& format = member(document, "format", "");
+    if (!format.is_string() || format.get_ref<const std::string&>() != kModelFormat) {
+      fail(std::string("not a sawtag model: expected format \"") + kModelFormat + "\", got " +
+           quote(format.dump()));
+    }
+  }
+
+  // Brings a document of an older version up to kModelVersion in one place. There are no older
+  // versions yet; version N + 1 adds one step here, e.g. `if (version == 1) { ...; version = 2; }`,
+  // so a file of any supported version passes through every later step in turn.
+  const Json& upgrade(const Json& document, Json& upgraded) const {
+    const int actual_version = read_int(member(document, "version", ""), "version");
+    if (actual_version > kModelVersion) {
+      fail("model file version " + std::to_string(actual_version) +
+           " is newer than this sawtag supports (" + std::to_string(kModelVersion) +
+           "): upgrade sawtag");
+    }
+    constexpr int kOldestVersion = 1;
+    if (actual_version < kOldestVersion) {
+      fail("model file version " + std::to_string(actual_version) +
+           " is not a sawtag-model version: expected " + std::to_string(kOldestVersion) +
+           " to " + std::to_string(kModelVersion));
+    }
+    int version = actual_version;
+    const Json* current = &document;
+    // (upgrade steps go here; each copies `*current` into `upgraded` once and edits it)
+    (void)upgraded;
+    if (version != kModelVersion) fail("internal error: no upgrade path from version " +
+                                       std::to_string(actual_version));
+    return *current;
+  }
+
+  // ---- Typed access, each error naming the field by its path ("config.d_model").
+
+  static std::string join(const std::string& path, const std::string& key) {
+    return path.empty() ? key : path + "." + key;
+  }
+
+  void require_type(const Json& value, Json::value_t expected_type, const std::string& path) const {
+    if (value.type() == expected_type) return;
+    const Json sample(expected_type);
+    const std::string expected_name = sample.type_name();  // "object", "array", "string"...
+    fail(path + ": expected " + (expected_name[0] == 'o' || expected_name[0] == 'a' ? "an " : "a ") +
+         expected_name + ", got " + value.type_name());
+  }
+
+  const Json* optional_member(const Json& object, const char* key, const std::string& path) const {
+    require_type(object, Json::value_t::object, path.empty() ? "the document" : path);
+    const auto found = object.find(key);
+    return found == object.end() ? nullptr : &*found;
+  }
+
+  const Json& member(const Json& object, const char* key, const std::string& path) const {
+    const Json* found = optional_member(object, key, path);
+    if (found == nullptr) fail("missing field '" + join(path, key) + "'");
+    return *found;
+  }
+
+  void check_known_fields(const Json& object, const std::string& path,
+                          std::initializer_list<std::string_view> known) const {
+    for (const auto& item : object.items()) {
+      if (std::find(known.begin(), known.end(), item.key()) == known.end()) {
+        fail("unknown field '" + join(path, restore(item.key())) + "'");
+      }
+    }
+  }
+
+  int read_int(const Json& value, const std::string& path) const {
+    if (value.is_number_integer()) {
+      if (value.is_number_unsigned()) {
+        const auto number = value.get<std::uint64_t>();
+        if (number <= static_cast<std::uint64_t>(INT32_MAX)) return static_cast<int>(number);
+      } else {
+        const auto number = value.get<std::int64_t>();
+        if (number >= INT32_MIN && number <= INT32_MAX) return static_cast<int>(number);
+      }
+      fail(path + " = " + value.dump() + " does not fit in a 32-bit integer");
+    }
+    fail(path + ": expected an integer, got " +
+         (value.is_number() ? "the number " + value.dump() : std::string(value.type_name())));
+  }
+
+  // A placeholder left by cut_payloads() turned back into the file's text.
+  std::string restore(const std::string& text) const {
+    if (!cut_ || text.compare(0, kBase64Prefix.size() + 1, "base64:#") != 0) return text;
+    return std::string(kBase64Prefix) + std::string(payload(text));
+  }
+
+  // The base64 characters after "base64:" in a string of the file.
+  std::string_view payload(const std::string& text) const {
+    const std::string_view rest = std::string_view(text).substr(kBase64Prefix.size());
+    if (cut_ && !rest.empty() && rest[0] == '#') {
+      std::size_t index = 0;
+      std::from_chars(rest.data() + 1, rest.data() + rest.size(), index);
+      return cut_->payloads.at(index);
+    }
+    return rest;
+  }
+
+  std::string read_string(const Json& value, const std::string& path) const {
+    require_type(value, Json::value_t::string, path);
+    return restore(value.get_ref<const std::string&>());
+  }
+
+  std::vector<std::string> read_strings(const Json& value, const std::string& path) const {
+    require_type(value, Json::value_t::array, path);
+    std::vector<std::string> strings;
+    strings.reserve(value.size());
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      strings.push_back(read_string(value[i], path + "[" + std::to_string(i) + "]"));
+    }
+    return strings;
+  }
+
+  // ---- Sections
+
+  void read_config(const Json& section, ModelConfig& config) const {
+    require_type(section, Json::value_t::object, "config");
+    std::vector<std::string_view> known;
+    for_each_config_field(config, [&](const char* name, auto& field) {
+      known.emplace_back(name);
+      const std::string path = std::string("config.") + name;
+      const Json& value = member(section, name, "config");
+      using Field = std::decay_t<decltype(field)>;
+      if constexpr (std::is_same_v<Field, int>) {
+        field = read_int(value, path);
+      } else if constexpr (std::is_same_v<Field, bool>) {
+        require_type(value, Json::value_t::boolean, path);
+        field = value.get<bool>();
+      } else if constexpr (std::is_same_v<Field, float>) {
+        if (!value.is_number()) fail(path + ": expected a number, got " + value.type_name());
+        field = static_cast<float>(value.get<double>());
+      } else {
+        require_type(value, Json::value_t::array, path);
+        field.clear();
+        for (std::size_t i = 0; i < value.size(); ++i) {
+          field.push_back(read_int(value[i], path + "[" + std::to_string(i) + "]"));
+        }
+      }
+    });
+    for (const auto& item : section.items()) {
+      if (std::find(known.begin(), known.end(), item.key()) == known.end()) {
+        fail("unknown field 'config." + restore(item.key()) + "'");
+      }
+    }
+  }
+
+  Vocabulary read_vocabulary(const Json& section, const char* key, const std::string& path) const {
+    const std::string full_path = join(path, key);
+    std::vector<std::string> items = read_strings(member(section, key, path), full_path);
+    try {
+      return Vocabulary(std::move(items), full_path);
+    } catch (const ModelError& error) {  // a duplicate entry
+      fail(error.what());
+    }
+  }
+
+  void require_reserved(const Vocabulary& vocabulary, const std::string& path,
+                        std::initializer_list<std::string_view> expected_entries) const {
+    int index = 0;
+    for (std::string_view expected_entry : expected_entries) {
+      const std::string actual_entry = index < vocabulary.size() ? vocabulary.at(index) : "";
+      if (index >= vocabulary.size() || actual_entry != expected_entry) {
+        fail(path + "[" + std::to_string(index) + "] must be the reserved entry \"" +
+             std::string(expected_entry) + "\", got " +
+             (index < vocabulary.size() ? quote(actual_entry) : "nothing (the list is too short)"));
+      }
+      ++index;
+    }
+  }
+
+  void read_vocabularies(const Json& document, Model& model) const {
+    const Json& vocabularies = member(document, "vocabularies", "");
+    check_known_fields(vocabularies, "vocabularies", {"words", "chars"});
+    model.words = read_vocabulary(vocabularies, "words", "vocabularies");
+    model.chars = read_vocabulary(vocabularies, "chars", "vocabularies");
+    require_reserved(model.words, "vocabularies.words", {"<unk>"});
+    require_reserved(model.chars, "vocabularies.chars", {"<pad>", "<unk>", "<w>", "</w>"});
+
+    const Json& tag_sets = member(document, "tag_sets", "");
+    check_known_fields(tag_sets, "tag_sets", {"upos", "xpos"});
+    model.upos = read_vocabulary(tag_sets, "upos", "tag_sets");
+    model.xpos = read_vocabulary(tag_sets, "xpos", "tag_sets");
+    if (model.upos.size() == 0) fail("tag_sets.upos is empty: a model needs at least one tag");
+    if (model.xpos.size() == 0) fail("tag_sets.xpos is empty: a model needs at least one tag");
+  }
+
+  void read_tokenizer(const Json& section, TokenizerData& tokenizer) const {
+    check_known_fields(section, "tokenizer", {"multiword_tokens", "abbreviations"});
+    if (const Json* table = optional_member(section, "multiword_tokens", "tokenizer")) {
+      require_type(*table, Json::value_t::object, "tokenizer.multiword_tokens");
+      for (const auto& item : table->items()) {
+        const std::string token = restore(item.key());
+        const std::string path = "tokenizer.multiword_tokens." + quote(token);
+        std::vector<std::string> words = read_strings(item.value(), path);
+        if (words.size() < 2) fail(path + ": expected at least 2 words, got " + std::to_string(words.size()));
+        tokenizer.multiword_tokens[token] = std::move(words);
+      }
+    }
+    if (const Json* list = optional_member(section, "abbreviations", "tokenizer")) {
+      tokenizer.abbreviations = read_strings(*list, "tokenizer.abbreviations");
+    }
+  }
+
+  void read_training(const Json& section, TrainingRecord& training) const {
+    require_type(section, Json::value_t::object, "training");
+    for (const auto& item : section.items()) {
+      const std::string key = restore(item.key());
+      training.fields[key] = read_string(item.value(), "training." + key);
+    }
+  }
+
+  void read_self_tests(const Json& section, Model& model) const {
+    require_type(section, Json::value_t::array, "self_tests");
+    for (std::size_t i = 0; i < section.size(); ++i) {
+      const std::string path = "self_tests[" + std::to_string(i) + "]";
+      require_type(section[i], Json::value_t::object, path);
+      check_known_fields(section[i], path, {"words", "upos"});
+      SelfTest test;
+      test.words = read_strings(member(section[i], "words", path), path + ".words");
+      test.upos = read_strings(member(section[i], "upos", path), path + ".upos");
+      if (test.words.size() != test.upos.size()) {
+        fail(path + ": " + std::to_string(test.words.size()) + " words but " +
+             std::to_string(test.upos.size()) + " tags");
+      }
+      for (std::size_t j = 0; j < test.upos.size(); ++j) {
+        if (model.upos.find(test.upos[j]) < 0) {
+          fail(path + ".upos[" + std::to_string(j) + "] = " + quote(test.upos[j]) +
+               " is not in tag_sets.upos");
+        }
+      }
+      model.self_tests.push_back(std::move(test));
+    }
+  }
+
+  // ---- Tensors
+
+  void read_tensors(const Json& section, Model& model) const {
+    require_type(section, Json::value_t::object, "tensors");
+    std::set<std::string, std::less<>> expected_names;
+    for_each_parameter(model.parameters, model.config,
+                       [&](const std::string& name, Tensor&, const Shape&) {
+                         expected_names.insert(name);
+                       });
+    for (const auto& item : section.items()) {
+      if (expected_names.count(item.key()) == 0) {
+        fail("unknown tensor " + quote(restore(item.key())) +
+             " (not part of a model with this config)");
+      }
+    }
+    for_each_parameter(model.parameters, model.config,
+                       [&](const std::string& name, Tensor& tensor, const Shape& expected_shape) {
+                         const auto found = section.find(name);
+                         if (found == section.end()) {
+                           fail("missing tensor '" + name + "' of shape " +
+                                to_string(expected_shape));
+                         }
+                         read_tensor(*found, name, expected_shape, tensor);
+                       });
+  }
+
+  void read_tensor(const Json& entry, const std::string& name, const Shape& expected_shape,
+                   Tensor& tensor) const {
+    const std::string path = "tensor '" + name + "'";
+    require_type(entry, Json::value_t::object, path);
+    check_known_fields(entry, path, {"shape", "dtype", "data"});
+
+    const Json& shape = member(entry, "shape", path);
+    require_type(shape, Json::value_t::array, path + " shape");
+    Shape actual_shape;
+    for (const Json& dimension : shape) {
+      if (!dimension.is_number_integer()) {
+        fail(path + ": shape " + quote(shape.dump()) + " is not a list of integers");
+      }
+      actual_shape.push_back(dimension.get<std::int64_t>());
+    }
+    if (actual_shape != expected_shape) {
+      fail(path + ": expected shape " + to_string(expected_shape) + ", got " +
+           to_string(actual_shape));
+    }
+
+    const Json& dtype = member(entry, "dtype", path);
+    if (!dtype.is_string() || dtype.get_ref<const std::string&>() != kFloat32) {
+      fail(path + ": expected dtype \"" + std::string(kFloat32) + "\", got " +
+           quote(dtype.dump()));
+    }
+
+    const std::int64_t expected_count = element_count(expected_shape);
+    const Json& data = member(entry, "data", path);
+    tensor.shape = expected_shape;
+    if (data.is_string()) {
+      read_base64_data(data.get_ref<const std::string&>(), path, expected_count, tensor);
+    } else if (data.is_array()) {
+      read_array_data(data, path, expected_count, tensor);
+    } else {
+      fail(path + ": data must be a \"base64:...\" string or an array of numbers, got " +
+           data.type_name());
+    }
+    for (std::size_t i = 0; i < tensor.data.size(); ++i) {
+      if (!std::isfinite(tensor.data[i])) {
+        fail(path + " has a non-finite value (" + (std::isnan(tensor.data[i]) ? "NaN" : "Inf") +
+             ") at index " + std::to_string(i));
+      }
+    }
+  }
+
+  void read_base64_data(const std::string& text, const std::string& path,
+                        std::int64_t expected_count, Tensor& tensor) const {
+    if (text.compare(0, kBase64Prefix.size(), kBase64Prefix) != 0) {
+      fail(path + ": data string must start with \"base64:\", got " + quote(text));
+    }
+    const std::string_view encoded = payload(text);
+    const std::optional<std::size_t> actual_bytes = base64::decoded_size(encoded);
+    if (!actual_bytes) {
+      fail(path + ": base64 data of length " + std::to_string(encoded.size()) +
+           " is malformed: the length must be a multiple of 4, with at most two '=' at the end");
+    }
+    const std::size_t expected_bytes = static_cast<std::size_t>(expected_count) * sizeof(float);
+    if (*actual_bytes != expected_bytes) {
+      fail(path + ": expected " + std::to_string(expected_count) + " values (" +
+           std::to_string(expected_bytes) + " bytes of base64 data), got " +
+           std::to_string(*actual_bytes) + " bytes");
+    }
+    tensor.data.resize(static_cast<std::size_t>(expected_count));
+    const std::size_t bad = base64::decode(encoded, reinterpret_cast<unsigned char*>(tensor.data.data()));
+    if (bad != std::string_view::npos) {
+      fail(path + ": invalid base64 character " + quote(encoded.substr(bad, 1)) + " at position " +
+           std::to_string(bad) + " of its data");
+    }
+    if (!is_little_endian()) swap_bytes(tensor.data);
+  }
+
+  void read_array_data(const Json& data, const std::string& path, std::int64_t expected_count,
+                       Tensor& tensor) const {
+    if (data.size() != static_cast<std::size_t>(expected_count)) {
+      fail(path + ": expected " + std::to_string(expected_count) + " values, got " +
+           std::to_string(data.size()));
+    }
+    tensor.data.resize(data.size());
+    for (std::size_t i = 0; i < data.size(); ++i) {
+      if (!data[i].is_number()) {
+        fail(path + ": value at index " + std::to_string(i) + " is " + data[i].type_name() +
+             ", expected a number");
+      }
+      tensor.data[i] = static_cast<float>(data[i].get<double>());
+    }
+  }
+
+  std::string_view text_;
+  const std::string& source_;
+  std::optional<CutDocument> cut_;
+};
+
+// ---- Writing ---------------------------------------------------------------------------------
+
+// Shortest text that reads back as exactly `value`: 0.1f -> "0.1". Negative zero keeps its sign.
+void append_float(float value, std::string& out) {
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  out.append(buffer, result.ptr);
+  if (value == 0.0f && std::signbit(value)) out += ".0";  // "-0" would read back as integer 0
+}
+
+void append_tensor_data(const Tensor& tensor, TensorEncoding encoding, std::string& out) {
+  if (encoding == TensorEncoding::base64) {
+    out += '"';
+    out += kBase64Prefix;
+    if (is_little_endian()) {
+      base64::encode_append(tensor.data.data(), tensor.data.size() * sizeof(float), out);
+    } else {
+      std::vector<float> swapped = tensor.data;
+      swap_bytes(swapped);
+      base64::encode_append(swapped.data(), swapped.size() * sizeof(float), out);
+    }
+    out += '"';
+    return;
+  }
+  out += '[';
+  for (std::size_t i = 0; i < tensor.data.size(); ++i) {
+    if (i > 0) out += ", ";
+    append_float(tensor.data[i], out);
+  }
+  out += ']';
+}
+
+Json config_json(const ModelConfig& config) {
+  Json section = Json::object();
+  for_each_config_field(config, [&](const char* name, const auto& field) {
+    using Field = std::decay_t<decltype(field)>;
+    if constexpr (std::is_same_v<Field, float>) {
+      std::string text;
+      append_float(field, text);
+      section[name] = std::stod(text);  // 1e-5f is written "1e-05", not "9.99999974737875e-06"
+    } else {
+      section[name] = field;
+    }
+  });
+  return section;
+}
+
+Json self_tests_json(const std::vector<SelfTest>& self_tests) {
+  Json list = Json::array();
+  for (const SelfTest& test : self_tests) {
+    list.push_back(Json{{"words", test.words}, {"upos", test.upos}});
+  }
+  return list;
+}
+
+void append_section(const char* key, const Json& value, bool last, std::string& out) {
+  out += " \"";
+  out += key;
+  out += "\": ";
+  out += value.dump();
+  out += last ? "\n" : ",\n";
+}
+
+}  // namespace
+
+Model parse_model(std::string_view text, const std::string& source_name) {
+  return ModelReader(text, source_name).read();
+}
+
+Model load_model(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw InputError(path + ": is a directory, not a model file");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open the model file: " + std::strerror(errno));
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  if (size < 0) throw InputError(path + ": cannot read the model file");
+  std::string text(static_cast<std::size_t>(size), '\0');
+  if (!in.read(text.data(), size)) throw InputError(path + ": cannot read the model file");
+  return parse_model(text, path);
+}
+
+// Layout: one top-level field per line, each section as compact JSON; then one tensor per line
+// in for_each_parameter order. Tensors are written by hand so their data is never copied into
+// a JSON value.
+std::string serialize_model(const Model& model, TensorEncoding encoding) {
+  // Check against the shapes a reader will expect: sizes come from the lists, as on load.
+  ModelConfig config = model.config;
+  config.word_vocab_size = model.words.size();
+  config.char_vocab_size = model.chars.size();
+  config.num_upos = model.upos.size();
+  config.num_xpos = model.xpos.size();
+
+  std::size_t total_values = 0;
+  for_each_parameter(model.parameters, config,
+                     [&](const std::string& name, const Tensor& tensor, const Shape& expected_shape) {
+                       if (tensor.shape != expected_shape ||
+                           tensor.data.size() != static_cast<std::size_t>(element_count(expected_shape))) {
+                         throw ModelError("cannot save the model: tensor '" + name +
+                                          "': expected shape " + to_string(expected_shape) +
+                                          ", got " + to_string(tensor.shape) + " with " +
+                                          std::to_string(tensor.data.size()) + " values");
+                       }
+                       for (std::size_t i = 0; i < tensor.data.size(); ++i) {
+                         if (!std::isfinite(tensor.data[i])) {
+                           throw ModelError("cannot save the model: tensor '" + name +
+                                            "' has a non-finite value at index " +
+                                            std::to_string(i));
+                         }
+                       }
+                       total_values += tensor.data.size();
+                     });
+
+  std::string out;
+  out.reserve(total_values * (encoding == TensorEncoding::base64 ? 6 : 14) + 4096);
+  try {
+    out += "{\n";
+    append_section("format", Json(kModelFormat), false, out);
+    append_section("version", Json(kModelVersion), false, out);
+    append_section("config", config_json(config), false, out);
+    append_section("vocabularies",
+                   Json{{"words", model.words.items()}, {"chars", model.chars.items()}}, false, out);
+    append_section("tag_sets", Json{{"upos", model.upos.items()}, {"xpos", model.xpos.items()}},
+                   false, out);
+    append_section("tokenizer",
+                   Json{{"multiword_tokens", model.tokenizer.multiword_tokens},
+                        {"abbreviations", model.tokenizer.abbreviations}},
+                   false, out);
+    append_section("training", Json(model.training.fields), false, out);
+    append_section("self_tests", self_tests_json(model.self_tests), false, out);
+  } catch (const Json::exception& error) {
+    // nlohmann refuses to write invalid UTF-8.
+    throw ModelError(std::string("cannot save the model: ") + error.what());
+  }
+  out += " \"tensors\": {";
+  bool first = true;
+  for_each_parameter(model.parameters, config,
+                     [&](const std::string& name, const Tensor& tensor, const Shape&) {
+                       out += first ? "\n  \"" : ",\n  \"";
+                       first = false;
+                       out += name;  // our own names: nothing to escape
+                       out += "\": {\"shape\": ";
+                       out += Json(tensor.shape).dump();
+                       out += ", \"dtype\": \"";
+                       out += kFloat32;
+                       out += "\", \"data\": ";
+                       append_tensor_data(tensor, encoding, out);
+                       out += '}';
+                     });
+  out += "\n }\n}\n";
+  return out;
+}
+
+void save_model(const Model& model, const std::string& path, TensorEncoding encoding) {
+  const std::string text = serialize_model(model, encoding);
+  // A temporary file in the same directory, renamed over `path` only once it is complete, so a
+  // crash or a full disk never leaves a half-written model behind.
+  std::random_device random;
+  const std::string temporary = path + ".tmp-" + std::to_string(random());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      throw OutputError(path + ": cannot create the temporary file " + temporary + ": " +
+                        std::strerror(errno));
+    }
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.close();
+    if (!out) {
+      std::error_code ignored;
+      std::filesystem::remove(temporary, ignored);
+      throw OutputError(path + ": cannot write the model file (disk full?)");
+    }
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  if (error) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw OutputError(path + ": cannot rename " + temporary + " to it: " + error.message());
+  }
+}
+
+}  // namespace sawtag

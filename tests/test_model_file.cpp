@@ -1,0 +1,489 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "fixtures.hpp"
+#include "io/base64.hpp"
+#include "sawtag/error.hpp"
+#include "sawtag/model.hpp"
+
+namespace sawtag {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using Catch::Matchers::Contains;
+using Catch::Matchers::Equals;
+using Catch::Matchers::StartsWith;
+
+// A model with every section filled in.
+Model full_model() {
+  Model model = testing::make_random_model(testing::tiny_config(), 3);
+  model.tokenizer.multiword_tokens["don't"] = {"do", "n't"};
+  model.tokenizer.multiword_tokens["cannot"] = {"can", "not"};
+  model.tokenizer.abbreviations = {"Mr.", "e.g.", "U.S."};
+  model.training.fields["seed"] = "3";
+  model.training.fields["command"] = "sawtag train --train \"a b.conllu\"";
+  model.self_tests.push_back({{"I", "saw", "a", "dog", "."}, {"PRON", "VERB", "DET", "NOUN", "PUNCT"}});
+  return model;
+}
+
+void require_same_tensors(const Model& expected, const Model& actual) {
+  std::vector<const Tensor*> expected_tensors;
+  for_each_parameter(expected.parameters, expected.config,
+                     [&](const std::string&, const Tensor& tensor, const Shape&) {
+                       expected_tensors.push_back(&tensor);
+                     });
+  std::size_t index = 0;
+  for_each_parameter(actual.parameters, actual.config,
+                     [&](const std::string& name, const Tensor& tensor, const Shape&) {
+                       INFO(name);
+                       REQUIRE(index < expected_tensors.size());
+                       const Tensor& expected_tensor = *expected_tensors[index++];
+                       REQUIRE(tensor.shape == expected_tensor.shape);
+                       REQUIRE(tensor.data.size() == expected_tensor.data.size());
+                       // Bit-exact, so -0.0 and every last bit of the mantissa survive.
+                       REQUIRE(std::memcmp(tensor.data.data(), expected_tensor.data.data(),
+                                           tensor.data.size() * sizeof(float)) == 0);
+                     });
+  REQUIRE(index == expected_tensors.size());
+}
+
+void require_same_model(const Model& expected, const Model& actual) {
+  CHECK(actual.config.word_dim == expected.config.word_dim);
+  CHECK(actual.config.char_widths == expected.config.char_widths);
+  CHECK(actual.config.d_model == expected.config.d_model);
+  CHECK(actual.config.num_heads == expected.config.num_heads);
+  CHECK(actual.config.num_layers == expected.config.num_layers);
+  CHECK(actual.config.d_ff == expected.config.d_ff);
+  CHECK(actual.config.relative_position == expected.config.relative_position);
+  CHECK(actual.config.max_relative_distance == expected.config.max_relative_distance);
+  CHECK(actual.config.layer_norm_epsilon == expected.config.layer_norm_epsilon);
+  CHECK(actual.config.max_sequence_length == expected.config.max_sequence_length);
+  CHECK(actual.config.word_vocab_size == expected.config.word_vocab_size);
+  CHECK(actual.config.char_vocab_size == expected.config.char_vocab_size);
+  CHECK(actual.config.num_upos == expected.config.num_upos);
+  CHECK(actual.config.num_xpos == expected.config.num_xpos);
+  CHECK(actual.words.items() == expected.words.items());
+  CHECK(actual.chars.items() == expected.chars.items());
+  CHECK(actual.upos.items() == expected.upos.items());
+  CHECK(actual.xpos.items() == expected.xpos.items());
+  CHECK(actual.tokenizer.multiword_tokens == expected.tokenizer.multiword_tokens);
+  CHECK(actual.tokenizer.abbreviations == expected.tokenizer.abbreviations);
+  CHECK(actual.training.fields == expected.training.fields);
+  REQUIRE(actual.self_tests.size() == expected.self_tests.size());
+  for (std::size_t i = 0; i < actual.self_tests.size(); ++i) {
+    CHECK(actual.self_tests[i].words == expected.self_tests[i].words);
+    CHECK(actual.self_tests[i].upos == expected.self_tests[i].upos);
+  }
+  require_same_tensors(expected, actual);
+}
+
+// A scratch directory removed at the end of the test.
+struct TemporaryDirectory {
+  std::filesystem::path path;
+  TemporaryDirectory() {
+    path = std::filesystem::temp_directory_path() /
+           ("sawtag-model-file-test-" + std::to_string(std::random_device{}()));
+    std::filesystem::create_directories(path);
+  }
+  ~TemporaryDirectory() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
+
+// The message parse_model gives for `text`, or "" when it loads.
+std::string load_error(const std::string& text) {
+  try {
+    parse_model(text, "bad.json");
+  } catch (const ModelError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+// A valid document in the given encoding, edited by `edit`.
+std::string edited(const std::function<void(Json&)>& edit,
+                   TensorEncoding encoding = TensorEncoding::json_array) {
+  Json document = Json::parse(serialize_model(full_model(), encoding));
+  edit(document);
+  return document.dump();
+}
+
+std::string base64_of(const std::vector<float>& values) {
+  std::string text = "base64:";
+  base64::encode_append(values.data(), values.size() * sizeof(float), text);
+  return text;
+}
+
+}  // namespace
+
+// ---- Round trips ---------------------------------------------------------------------------
+
+TEST_CASE("model file: save then load is identical, base64 encoding", "[model_file]") {
+  const Model model = full_model();
+  TemporaryDirectory directory;
+  const std::string path = (directory.path / "model.json").string();
+  save_model(model, path);
+  const Model loaded = load_model(path);
+  require_same_model(model, loaded);
+  // Only the model is left behind: the temporary file was renamed.
+  CHECK(std::distance(std::filesystem::directory_iterator(directory.path),
+                      std::filesystem::directory_iterator()) == 1);
+  CHECK_THAT(serialize_model(model), Contains("\"data\": \"base64:"));
+}
+
+TEST_CASE("model file: save then load is identical, JSON array encoding", "[model_file]") {
+  const Model model = full_model();
+  TemporaryDirectory directory;
+  const std::string path = (directory.path / "model.json").string();
+  save_model(model, path, TensorEncoding::json_array);
+  require_same_model(model, load_model(path));
+  CHECK_THAT(serialize_model(model, TensorEncoding::json_array), !Contains("base64:"));
+}
+
+TEST_CASE("model file: awkward float values survive both encodings bit for bit", "[model_file]") {
+  Model model = full_model();
+  std::vector<float>& data = model.parameters.encoder.word_embedding.data;
+  const std::vector<float> awkward = {-0.0f, 0.0f, 0.1f, -1.0f / 3.0f,
+                                      std::numeric_limits<float>::max(),
+                                      std::numeric_limits<float>::lowest(),
+                                      std::numeric_limits<float>::min(),
+                                      std::numeric_limits<float>::denorm_min(), 1e-5f, 16777217.0f};
+  std::copy(awkward.begin(), awkward.end(), data.begin());
+  for (TensorEncoding encoding : {TensorEncoding::base64, TensorEncoding::json_array}) {
+    const Model loaded = parse_model(serialize_model(model, encoding), "memory");
+    require_same_tensors(model, loaded);
+    CHECK(std::signbit(loaded.parameters.encoder.word_embedding.data[0]));
+  }
+}
+
+TEST_CASE("model file: saving replaces an existing file", "[model_file]") {
+  TemporaryDirectory directory;
+  const std::string path = (directory.path / "model.json").string();
+  save_model(testing::make_random_model(testing::tiny_config(), 1), path);
+  const Model second = testing::make_random_model(testing::tiny_config(), 2);
+  save_model(second, path);
+  require_same_tensors(second, load_model(path));
+}
+
+TEST_CASE("model file: \\u escapes and base64-looking strings outside tensors", "[model_file]") {
+  Model model = full_model();
+  model.training.fields["note"] = "base64:AAAA";
+  model.tokenizer.abbreviations.push_back("base64:QUJD");
+  std::string text = serialize_model(model);
+  const std::string plain = "\"random test model\"";
+  REQUIRE(text.find(plain) != std::string::npos);
+  text.replace(text.find(plain), plain.size(), "\"r\\u0061ndom test model\"");
+  for (const std::string& variant : {serialize_model(model), text}) {
+    const Model loaded = parse_model(variant, "memory");
+    CHECK(loaded.training.fields.at("note") == "base64:AAAA");
+    CHECK(loaded.tokenizer.abbreviations.back() == "base64:QUJD");
+    CHECK(loaded.training.fields.at("corpus") == "random test model");
+    require_same_tensors(model, loaded);
+  }
+}
+
+// ---- The frozen file -----------------------------------------------------------------------
+
+// tests/data/tiny-model-v1.json was written once by version 1 of the format (from
+// make_random_model(tiny_config(), 42), JSON array encoding). Never regenerate it: it proves
+// that files already written keep loading.
+TEST_CASE("model file: the frozen version 1 file keeps loading", "[model_file]") {
+  const Model model = load_model(SAWTAG_TEST_DATA "/tiny-model-v1.json");
+  const ModelConfig& config = model.config;
+  CHECK(config.word_dim == 6);
+  CHECK(config.char_dim == 4);
+  CHECK(config.char_widths == std::vector<int>{2, 3});
+  CHECK(config.char_filters == 3);
+  CHECK(config.max_word_chars == 8);
+  CHECK(config.shape_dim == 3);
+  CHECK(config.d_model == 8);
+  CHECK(config.num_heads == 2);
+  CHECK(config.num_layers == 2);
+  CHECK(config.d_ff == 12);
+  CHECK(config.relative_position);
+  CHECK(config.max_relative_distance == 3);
+  CHECK(config.layer_norm_epsilon == 1e-5f);
+  CHECK(config.max_sequence_length == 64);
+  CHECK(config.word_vocab_size == 12);
+  CHECK(config.char_vocab_size == 36);
+  CHECK(config.num_upos == 17);
+  CHECK(config.num_xpos == 9);
+  CHECK(model.words.find("saw") == 2);
+  CHECK(model.chars.at(kWordEndChar) == "</w>");
+  CHECK(model.upos.at(15) == "VERB");
+  CHECK(model.xpos.at(0) == "PRP");
+  CHECK(model.tokenizer.multiword_tokens.at("don't") == std::vector<std::string>{"do", "n't"});
+  CHECK(model.tokenizer.abbreviations == std::vector<std::string>{"Mr.", "e.g."});
+  CHECK(model.training.fields.at("seed") == "42");
+  CHECK(model.training.fields.at("corpus") == "random test model");
+  CHECK(model.self_tests.empty());
+  CHECK(parameter_count(config) == 1785);
+
+  const Parameters& parameters = model.parameters;
+  CHECK(parameters.encoder.word_embedding.data.at(0) == 0.2551555f);
+  CHECK(parameters.encoder.word_embedding.data.at(1) == 0.13903141f);
+  CHECK(parameters.encoder.layers.at(1).attention.relative_bias.shape == Shape{2, 7});
+  CHECK(parameters.encoder.layers.at(1).attention.relative_bias.data.at(13) == 0.1059373f);
+  CHECK(parameters.heads.xpos.bias.shape == Shape{9});
+}
+
+// ---- One test per failure ------------------------------------------------------------------
+
+TEST_CASE("model file error: not JSON", "[model_file]") {
+  CHECK_THAT(load_error("hello"),
+             StartsWith("bad.json: not valid JSON: parse error at line 1, column 1: "));
+  CHECK_THAT(load_error("{\n \"format\": nope}"),
+             StartsWith("bad.json: not valid JSON: parse error at line 2, column "));
+  CHECK_THAT(load_error(""), Equals("bad.json: empty file, not a sawtag model"));
+}
+
+TEST_CASE("model file error: a parse error after base64 data names the right column",
+          "[model_file]") {
+  // The payloads are cut out before parsing; positions must still refer to the file.
+  std::string text = serialize_model(full_model());
+  const std::string last_tensor_end = "\"}\n }\n}\n";
+  REQUIRE(text.size() > last_tensor_end.size());
+  REQUIRE(text.compare(text.size() - last_tensor_end.size(), last_tensor_end.size(),
+                       last_tensor_end) == 0);
+  text.insert(text.size() - last_tensor_end.size() + 2, " oops");
+  const std::size_t line_start = text.rfind('\n', text.find(" oops")) + 1;
+  const std::size_t column = text.find(" oops") - line_start + 2;
+  CHECK_THAT(load_error(text), StartsWith("bad.json: not valid JSON: parse error at line " +
+                                          std::to_string(std::count(text.begin(), text.end(), '\n') - 2) +
+                                          ", column " + std::to_string(column) + ":"));
+}
+
+TEST_CASE("model file error: truncated file", "[model_file]") {
+  const std::string json = serialize_model(full_model(), TensorEncoding::json_array);
+  CHECK_THAT(load_error(json.substr(0, json.size() / 2)), StartsWith("bad.json: truncated"));
+  const std::string base64 = serialize_model(full_model());
+  const std::string cut_in_data = base64.substr(0, base64.rfind("base64:") + 20);
+  CHECK_THAT(load_error(cut_in_data), StartsWith("bad.json: truncated"));
+  CHECK_THAT(load_error(base64.substr(0, base64.size() - 3)), StartsWith("bad.json: truncated"));
+}
+
+TEST_CASE("model file error: wrong format tag", "[model_file]") {
+  CHECK_THAT(load_error(edited([](Json& d) { d["format"] = "onnx"; })),
+             Equals("bad.json: not a sawtag model: expected format \"sawtag-model\", got '\"onnx\"'"));
+  CHECK_THAT(load_error("{\"tensors\": {}}"), Equals("bad.json: missing field 'format'"));
+  CHECK_THAT(load_error("[1, 2]"), Equals("bad.json: the document: expected an object, got array"));
+}
+
+TEST_CASE("model file error: newer version", "[model_file]") {
+  CHECK_THAT(load_error(edited([](Json& d) { d["version"] = 7; })),
+             Equals("bad.json: model file version 7 is newer than this sawtag supports (1): "
+                    "upgrade sawtag"));
+}
+
+TEST_CASE("model file error: version that never existed", "[model_file]") {
+  CHECK_THAT(load_error(edited([](Json& d) { d["version"] = 0; })),
+             Equals("bad.json: model file version 0 is not a sawtag-model version: expected 1 to 1"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["version"] = "1"; })),
+             Equals("bad.json: version: expected an integer, got string"));
+}
+
+TEST_CASE("model file error: missing tensor", "[model_file]") {
+  CHECK_THAT(load_error(edited([](Json& d) { d["tensors"].erase("heads.xpos.bias"); })),
+             Equals("bad.json: missing tensor 'heads.xpos.bias' of shape [9]"));
+}
+
+TEST_CASE("model file error: unknown tensor", "[model_file]") {
+  CHECK_THAT(load_error(edited([](Json& d) {
+               d["tensors"]["heads.deprel.weight"] = d["tensors"]["heads.xpos.bias"];
+             })),
+             Equals("bad.json: unknown tensor 'heads.deprel.weight' (not part of a model with "
+                    "this config)"));
+  // A layer the config does not have is unknown too.
+  CHECK_THAT(load_error(edited([](Json& d) { d["config"]["num_layers"] = 1; })),
+             StartsWith("bad.json: unknown tensor 'encoder.layers.1."));
+}
+
+TEST_CASE("model file error: wrong shape", "[model_file]") {
+  CHECK_THAT(load_error(edited([](Json& d) {
+               d["tensors"]["encoder.word_embedding"]["shape"] = {12, 7};
+             })),
+             Equals("bad.json: tensor 'encoder.word_embedding': expected shape [12, 6], got [12, 7]"));
+  // A shape claiming a billion values is refused before anything is allocated for it.
+  CHECK_THAT(load_error(edited([](Json& d) {
+               d["tensors"]["encoder.word_embedding"]["shape"] = {1000000000, 6};
+             })),
+             Contains("expected shape [12, 6], got [1000000000, 6]"));
+}
+
+TEST_CASE("model file error: wrong element count", "[model_file]") {
+  CHECK_THAT(load_error(edited([](Json& d) {
+               d["tensors"]["encoder.word_embedding"]["data"].erase(0);
+             })),
+             Equals("bad.json: tensor 'encoder.word_embedding': expected 72 values, got 71"));
+  CHECK_THAT(load_error(edited(
+                 [](Json& d) {
+                   d["tensors"]["encoder.word_embedding"]["data"] =
+                       base64_of(std::vector<float>(71, 0.5f));
+                 },
+                 TensorEncoding::base64)),
+             Equals("bad.json: tensor 'encoder.word_embedding': expected 72 values (288 bytes "
+                    "of base64 data), got 284 bytes"));
+}
+
+TEST_CASE("model file error: bad dtype", "[model_file]") {
+  CHECK_THAT(load_error(edited([](Json& d) { d["tensors"]["heads.upos.bias"]["dtype"] = "float16"; })),
+             Equals("bad.json: tensor 'heads.upos.bias': expected dtype \"float32\", got "
+                    "'\"float16\"'"));
+}
+
+TEST_CASE("model file error: non-finite values", "[model_file]") {
+  std::vector<float> values(72, 0.25f);
+  values[5] = std::numeric_limits<float>::quiet_NaN();
+  CHECK_THAT(load_error(edited(
+                 [&](Json& d) { d["tensors"]["encoder.word_embedding"]["data"] = base64_of(values); },
+                 TensorEncoding::base64)),
+             Equals("bad.json: tensor 'encoder.word_embedding' has a non-finite value (NaN) at "
+                    "index 5"));
+  // 1e39 is a fine JSON number but no float.
+  CHECK_THAT(load_error(edited([](Json& d) { d["tensors"]["heads.upos.bias"]["data"][3] = 1e39; })),
+             Equals("bad.json: tensor 'heads.upos.bias' has a non-finite value (Inf) at index 3"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["tensors"]["heads.upos.bias"]["data"][2] = nullptr; })),
+             Equals("bad.json: tensor 'heads.upos.bias': value at index 2 is null, expected a number"));
+}
+
+TEST_CASE("model file error: bad config", "[model_file]") {
+  CHECK_THAT(load_error(edited([](Json& d) { d["config"]["d_model"] = 7; })),
+             Equals("bad.json: config.d_model = 7 is not divisible by config.num_heads = 2"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["config"]["num_heads"] = 0; })),
+             StartsWith("bad.json: config.num_heads = 0 is out of range"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["config"]["d_model"] = "8"; })),
+             Equals("bad.json: config.d_model: expected an integer, got string"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["config"]["d_model"] = 8.5; })),
+             Equals("bad.json: config.d_model: expected an integer, got the number 8.5"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["config"]["relative_position"] = 1; })),
+             Equals("bad.json: config.relative_position: expected a boolean, got number"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["config"]["char_widths"] = {2, "3"}; })),
+             Equals("bad.json: config.char_widths[1]: expected an integer, got string"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["config"].erase("d_ff"); })),
+             Equals("bad.json: missing field 'config.d_ff'"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["config"]["dropout"] = 0.1; })),
+             Equals("bad.json: unknown field 'config.dropout'"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["config"]["d_ff"] = 4294967296; })),
+             Equals("bad.json: config.d_ff = 4294967296 does not fit in a 32-bit integer"));
+}
+
+TEST_CASE("model file error: absurd sizes are refused before allocating", "[model_file]") {
+  CHECK_THAT(load_error(edited([](Json& d) { d["config"]["word_dim"] = 2000000000; })),
+             StartsWith("bad.json: config.word_dim = 2000000000 is out of range"));
+  CHECK_THAT(load_error(edited([](Json& d) {
+               d["config"]["d_model"] = 16384;
+               d["config"]["num_heads"] = 1;
+               d["config"]["d_ff"] = 65536;
+               d["config"]["num_layers"] = 64;
+             })),
+             Contains("parameters, more than the limit of"));
+}
+
+TEST_CASE("model file error: duplicate vocabulary entries", "[model_file]") {
+  CHECK_THAT(load_error(edited([](Json& d) { d["vocabularies"]["words"][2] = "i"; })),
+             Equals("bad.json: vocabularies.words has a duplicate entry 'i' at index 2"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["tag_sets"]["upos"][1] = "ADJ"; })),
+             Equals("bad.json: tag_sets.upos has a duplicate entry 'ADJ' at index 1"));
+}
+
+TEST_CASE("model file error: reserved vocabulary entries missing", "[model_file]") {
+  CHECK_THAT(load_error(edited([](Json& d) { d["vocabularies"]["words"][0] = "unk"; })),
+             Equals("bad.json: vocabularies.words[0] must be the reserved entry \"<unk>\", got 'unk'"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["vocabularies"]["chars"][2] = "<s>"; })),
+             Equals("bad.json: vocabularies.chars[2] must be the reserved entry \"<w>\", got '<s>'"));
+  CHECK_THAT(load_error(edited([](Json& d) {
+               d["vocabularies"]["chars"] = {"<pad>", "<unk>", "<w>"};
+             })),
+             Equals("bad.json: vocabularies.chars[3] must be the reserved entry \"</w>\", got "
+                    "nothing (the list is too short)"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["vocabularies"]["words"] = Json::array(); })),
+             Contains("vocabularies.words[0] must be the reserved entry \"<unk>\""));
+}
+
+TEST_CASE("model file error: empty tag sets", "[model_file]") {
+  CHECK_THAT(load_error(edited([](Json& d) { d["tag_sets"]["xpos"] = Json::array(); })),
+             Equals("bad.json: tag_sets.xpos is empty: a model needs at least one tag"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["tag_sets"]["upos"] = Json::array(); })),
+             Equals("bad.json: tag_sets.upos is empty: a model needs at least one tag"));
+}
+
+TEST_CASE("model file error: deeply nested JSON does not crash", "[model_file]") {
+  CHECK_THAT(load_error(std::string(100000, '[')),
+             Equals("bad.json: JSON nested more than 64 levels deep, not a sawtag model"));
+  std::string objects;
+  for (int i = 0; i < 100000; ++i) objects += "{\"a\":";
+  CHECK_THAT(load_error(objects), Contains("nested more than 64 levels"));
+  CHECK_THAT(load_error(edited([](Json& d) {
+               Json nested = Json::array();
+               for (int i = 0; i < 100; ++i) nested = Json::array({nested});
+               d["training"]["deep"] = nested;
+             })),
+             Contains("nested more than 64 levels"));
+}
+
+TEST_CASE("model file error: base64 of the wrong length or alphabet", "[model_file]") {
+  const auto with_data = [](const std::string& data) {
+    return load_error(edited([&](Json& d) { d["tensors"]["heads.upos.bias"]["data"] = data; },
+                             TensorEncoding::base64));
+  };
+  CHECK_THAT(with_data("base64:AAAAA"),
+             Equals("bad.json: tensor 'heads.upos.bias': base64 data of length 5 is malformed: "
+                    "the length must be a multiple of 4, with at most two '=' at the end"));
+  std::string bad_character = base64_of(std::vector<float>(17, 1.0f));
+  bad_character[7 + 10] = '*';
+  CHECK_THAT(with_data(bad_character),
+             Equals("bad.json: tensor 'heads.upos.bias': invalid base64 character '*' at "
+                    "position 10 of its data"));
+  CHECK_THAT(with_data("AAAA"), Equals("bad.json: tensor 'heads.upos.bias': data string must "
+                                       "start with \"base64:\", got 'AAAA'"));
+}
+
+TEST_CASE("model file error: bad self-tests, tokenizer and unknown fields", "[model_file]") {
+  CHECK_THAT(load_error(edited([](Json& d) { d["self_tests"][0]["upos"][1] = "VRB"; })),
+             Equals("bad.json: self_tests[0].upos[1] = 'VRB' is not in tag_sets.upos"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["self_tests"][0]["upos"].erase(0); })),
+             Equals("bad.json: self_tests[0]: 5 words but 4 tags"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["tokenizer"]["multiword_tokens"]["x"] = "y"; })),
+             Equals("bad.json: tokenizer.multiword_tokens.'x': expected an array, got string"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["weights"] = Json::object(); })),
+             Equals("bad.json: unknown field 'weights'"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["training"]["epochs"] = 3; })),
+             Equals("bad.json: training.epochs: expected a string, got number"));
+}
+
+TEST_CASE("model file error: unreadable and unwritable files", "[model_file]") {
+  TemporaryDirectory directory;
+  const std::string missing = (directory.path / "missing.json").string();
+  CHECK_THROWS_MATCHES(load_model(missing), InputError,
+                       Catch::Matchers::Message(missing + ": cannot open the model file: "
+                                                          "No such file or directory"));
+  const std::string nowhere = (directory.path / "no" / "such" / "dir" / "m.json").string();
+  CHECK_THROWS_AS(save_model(full_model(), nowhere), OutputError);
+  CHECK_THROWS_WITH(save_model(full_model(), nowhere), StartsWith(nowhere + ": cannot create"));
+}
+
+TEST_CASE("model file: a model with wrong tensors or NaN is not saved", "[model_file]") {
+  Model model = full_model();
+  model.parameters.heads.upos.bias.data[4] = std::numeric_limits<float>::infinity();
+  CHECK_THROWS_WITH(serialize_model(model),
+                    Equals("cannot save the model: tensor 'heads.upos.bias' has a non-finite "
+                           "value at index 4"));
+  model = full_model();
+  model.parameters.heads.upos.bias = Tensor(Shape{3});
+  CHECK_THROWS_WITH(serialize_model(model),
+                    Equals("cannot save the model: tensor 'heads.upos.bias': expected shape "
+                           "[17], got [3] with 3 values"));
+}
+
+}  // namespace sawtag
