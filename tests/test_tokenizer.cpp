@@ -1,27 +1,186 @@
 #include <catch2/catch.hpp>
 
+#include <string>
+#include <vector>
+
 #include "sawtag/tokenizer.hpp"
 
 namespace sawtag {
 namespace {
 
-std::vector<std::string> forms(const Sentence& sentence) {
-  std::vector<std::string> result;
-  for (const Word& word : sentence.words) result.push_back(word.form);
+// Sentences written compactly: tokens separated by spaces, a multi-word token as
+// "token=word+word", sentences separated by " | ". "Don't go." -> "Don't=Do+n't go ."
+std::string render(const std::vector<Sentence>& sentences) {
+  std::string result;
+  for (const Sentence& sentence : sentences) {
+    if (!result.empty()) result += " | ";
+    std::string line;
+    std::size_t next_token = 0;
+    for (std::size_t i = 0; i < sentence.words.size(); ++i) {
+      if (!line.empty()) line += ' ';
+      const int id = static_cast<int>(i) + 1;
+      if (next_token < sentence.multiword_tokens.size() &&
+          sentence.multiword_tokens[next_token].first == id) {
+        const MultiwordToken& token = sentence.multiword_tokens[next_token++];
+        line += token.token.form + "=";
+        for (int word = token.first; word <= token.last; ++word) {
+          line += (word == token.first ? "" : "+") + sentence.words[word - 1].form;
+        }
+        i = static_cast<std::size_t>(token.last) - 1;
+        continue;
+      }
+      line += sentence.words[i].form;
+    }
+    result += line;
+  }
   return result;
 }
 
-TEST_CASE("tokenize: punctuation split off, SpaceAfter=No and spans", "[tokenizer]") {
+// A small table as learn_tokenizer_data would make it from EWT.
+TokenizerData english_data() {
+  TokenizerData data;
+  data.multiword_tokens = {{"cannot", {"can", "not"}}, {"gonna", {"gon", "na"}},
+                           {"dont", {"do", "nt"}},     {"wanna", {"wan", "na"}}};
+  data.abbreviations = {"Sept.", "Attn."};
+  return data;
+}
+
+struct Case {
+  const char* rule;
+  const char* text;
+  const char* expected;
+};
+
+TEST_CASE("tokenize follows UD English EWT", "[tokenizer]") {
+  const Case cases[] = {
+      {"punctuation split off", "Hello, world!", "Hello , world !"},
+      {"quotes and brackets", "(\"Yes,\" she said.)", "( \" Yes , \" she said . )"},
+      {"clitic n't keeps casing", "Don't go.", "Don't=Do+n't go ."},
+      {"clitic 'm", "I'm here", "I'm=I+'m here"},
+      {"clitic 're 've 'll 'd", "we're you've he'll they'd",
+       "we're=we+'re you've=you+'ve he'll=he+'ll they'd=they+'d"},
+      {"can't -> ca n't", "I can't", "I can't=ca+n't"},
+      {"won't upper case", "WON'T", "WON'T=WO+N'T"},
+      {"cannot from the table", "Cannot stop", "Cannot=Can+not stop"},
+      {"gonna from the table", "I'm gonna go", "I'm=I+'m gonna=gon+na go"},
+      {"dont from the table", "i dont know", "i dont=do+nt know"},
+      {"possessive 's", "Bush's plan", "Bush's=Bush+'s plan"},
+      {"plural possessive", "the parents' car", "the parents'=parents+' car"},
+      {"curly apostrophe", "it\xE2\x80\x99s", "it\xE2\x80\x99s=it+\xE2\x80\x99s"},
+      {"apostrophe inside a name", "O'Brien at 5 o'clock", "O'Brien at 5 o'clock"},
+      {"quoted word is not a possessive", "'dogs'", "' dogs '"},
+      {"hyphen split", "a search-engine user", "a search - engine user"},
+      {"prefix kept: e-mail", "send an e-mail", "send an e-mail"},
+      {"prefix kept: non-", "non-profit", "non-profit"},
+      {"dash runs", "wait--what", "wait -- what"},
+      {"URL", "see http://example.com/a_(b).html.", "see http://example.com/a_(b).html ."},
+      {"www URL in brackets", "(www.example.org)", "( www.example.org )"},
+      {"e-mail address", "<john.doe@example.com>", "< john.doe@example.com >"},
+      {"Enron address", "Kay.Mann@ENRON wrote", "Kay.Mann@ENRON wrote"},
+      {"handle and hashtag", "@sawtag loves #nlp", "@sawtag loves #nlp"},
+      {"hash before a number", "#9", "# 9"},
+      {"emoticons", "great :) thanks:-)", "great :) thanks :-)"},
+      {"thousands and decimals", "$1,000.50", "$ 1,000.50"},
+      {"percent", "50%", "50 %"},
+      {"time and unit", "at 5:30pm", "at 5:30 pm"},
+      {"date", "on 12/31/2001", "on 12/31/2001"},
+      {"phone number", "call 555-1234", "call 555-1234"},
+      {"range split", "1969-1970", "1969 - 1970"},
+      {"ordinal and decade", "the 21st century, the 1990s", "the 21st century , the 1990s"},
+      {"decade with apostrophe", "the 70's", "the 70's"},
+      {"plus sign", "+1 for that", "+1 for that"},
+      {"abbreviations", "Mr. Smith saw Dr. Who", "Mr. Smith saw Dr. Who"},
+      {"dotted abbreviations", "U.S. troops, e.g. here", "U.S. troops , e.g. here"},
+      {"learned abbreviation", "Attn. Bob", "Attn. Bob"},
+      {"initial", "John F. Kennedy", "John F. Kennedy"},
+      {"file name", "open notes.doc now", "open notes.doc now"},
+      {"bare extension", "the .doc file", "the .doc file"},
+      {"domain", "galleryfurniture.com rocks", "galleryfurniture.com rocks"},
+      {"ampersand in a name", "AT&T", "AT&T"},
+      {"slash between words", "and/or w/o", "and / or w/o"},
+      {"ellipsis inside", "well...maybe", "well ... maybe"},
+      {"exclamation run", "wow!!!", "wow !!!"},
+      {"ellipsis then question", "really...?", "really ... ?"},
+      {"Unicode quotes", "\xE2\x80\x9CHi\xE2\x80\x9D", "\xE2\x80\x9C Hi \xE2\x80\x9D"},
+      {"Unicode single quotes", "\xE2\x80\x98ok\xE2\x80\x99", "\xE2\x80\x98 ok \xE2\x80\x99"},
+      {"en and em dash", "yes\xE2\x80\x94no \xE2\x80\x93 maybe",
+       "yes \xE2\x80\x94 no \xE2\x80\x93 maybe"},
+      {"Unicode ellipsis", "so\xE2\x80\xA6", "so \xE2\x80\xA6"},
+      {"accented letters", "caf\xC3\xA9s", "caf\xC3\xA9s"},
+      {"dollar signs", "$$$", "$$$"},
+      {"EWT writes alot as two tokens", "alot", "a lot"},
+  };
+  const Tokenizer tokenizer(english_data());
+  for (const Case& test : cases) {
+    INFO(test.rule << ": " << test.text);
+    CHECK(render(tokenizer.tokenize(test.text)) == test.expected);
+  }
+}
+
+TEST_CASE("tokenize: SpaceAfter=No and byte spans", "[tokenizer]") {
   const Tokenizer tokenizer;
-  const std::string text = "Hello, world.";
+  const std::string text = "I'm \xC3\xA9t\xC3\xA9, ok";
   const std::vector<Sentence> sentences = tokenizer.tokenize(text);
   REQUIRE(sentences.size() == 1);
-  CHECK(forms(sentences[0]) == std::vector<std::string>{"Hello", ",", "world", "."});
-  CHECK(sentences[0].words[0].misc == "SpaceAfter=No");
-  CHECK(sentences[0].words[1].misc == "_");
-  REQUIRE(sentences[0].word_spans.size() == 4);
-  CHECK(sentences[0].word_spans[2].begin == 7);
-  CHECK(sentences[0].word_spans[2].end == 12);
+  const Sentence& sentence = sentences[0];
+  REQUIRE(sentence.words.size() == 5);  // I 'm été , ok
+  REQUIRE(sentence.multiword_tokens.size() == 1);
+  CHECK(sentence.multiword_tokens[0].token.misc == "_");
+  CHECK(sentence.words[2].misc == "SpaceAfter=No");
+  CHECK(sentence.words[3].misc == "_");
+  const std::vector<std::pair<std::size_t, std::size_t>> expected_spans = {
+      {0, 3}, {0, 3}, {4, 9}, {9, 10}, {11, 13}};
+  for (std::size_t i = 0; i < expected_spans.size(); ++i) {
+    CHECK(sentence.word_spans[i].begin == expected_spans[i].first);
+    CHECK(sentence.word_spans[i].end == expected_spans[i].second);
+  }
+  CHECK(comment_value(sentence, "text") == text);
+}
+
+TEST_CASE("tokenize: invalid UTF-8 becomes U+FFFD and is reported", "[tokenizer]") {
+  const Tokenizer tokenizer;
+  TokenizerReport report;
+  const std::string text = "caf\xE9 ok \xFF\xFE!";
+  const std::vector<Sentence> sentences = tokenizer.tokenize(text, report);
+  CHECK(report.invalid_utf8_sequences == 2);
+  CHECK(render(sentences) == "caf\xEF\xBF\xBD ok \xEF\xBF\xBD !");
+  REQUIRE(sentences.size() == 1);
+  CHECK(sentences[0].word_spans[0].begin == 0);
+  CHECK(sentences[0].word_spans[0].end == 4);  // the bad byte counts in the original text
+  CHECK(sentences[0].word_spans[2].begin == 8);
+  CHECK(sentences[0].word_spans[2].end == 10);
+
+  SECTION("truncated sequences and stray continuation bytes never crash") {
+    const std::string broken[] = {"\xC3", "\xE2\x80", "\x80\x80x", "a\xF0\x9F\x98", "\xED\xA0\x80"};
+    for (const std::string& input : broken) {
+      TokenizerReport broken_report;
+      CHECK_NOTHROW(tokenizer.tokenize(input, broken_report));
+      CHECK(broken_report.invalid_utf8_sequences >= 1);
+    }
+  }
+}
+
+TEST_CASE("tokenize: a 1 MB word and a 100,000-word line", "[tokenizer]") {
+  const Tokenizer tokenizer;
+  const std::string long_word(1 << 20, 'a');
+  const std::vector<Sentence> one_word = tokenizer.tokenize(long_word);
+  REQUIRE(one_word.size() == 1);
+  REQUIRE(one_word[0].words.size() == 1);
+  CHECK(one_word[0].words[0].form.size() == long_word.size());
+
+  std::string hyphens;  // "a-a-a-..." with no prefix to keep: every hyphen is split off
+  for (int i = 0; i < 300000; ++i) hyphens += "a-";
+  CHECK(tokenizer.tokenize(hyphens)[0].words.size() == 600000);
+
+  std::string dotted;  // "a.a.a...." is one token: a dotted name
+  for (int i = 0; i < 300000; ++i) dotted += "a.";
+  CHECK(tokenizer.tokenize(dotted + " x")[0].words.size() == 2);
+
+  std::string line;
+  for (int i = 0; i < 100000; ++i) line += "word ";
+  const std::vector<Sentence> long_line = tokenizer.tokenize(line);
+  REQUIRE(long_line.size() == 1);
+  CHECK(long_line[0].words.size() == 100000);
 }
 
 }  // namespace

@@ -42,6 +42,7 @@ bool is_alphanumeric(char32_t value) {
     return (value >= 'a' && value <= 'z') || (value >= 'A' && value <= 'Z') ||
            (value >= '0' && value <= '9') || value == '_';
   }
+  if (value == 0xFFFD) return true;  // a replaced byte is most likely a letter ("caf\xE9")
   const auto kind = category(value);
   return (kind >= UTF8PROC_CATEGORY_LU && kind <= UTF8PROC_CATEGORY_LO) ||
          (kind >= UTF8PROC_CATEGORY_MN && kind <= UTF8PROC_CATEGORY_NO);
