@@ -1,11 +1,16 @@
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "sawtag/conllu.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/raw_evaluation.hpp"
+#include "sawtag/tokenizer.hpp"
 
 namespace sawtag {
 namespace {
@@ -132,6 +137,42 @@ TEST_CASE("raw_text_from_gold joins sentences and separates paragraphs", "[raw_e
   untexted.multiword_tokens[0].token.misc = "SpaceAfter=No";
   CHECK(raw_text_from_gold({untexted}) == "Hi you're!\n");
   CHECK(raw_text_from_gold({}).empty());
+}
+
+// $SAWTAG_UD_DIR, else ../shared/data/ud-english-ewt beside the source tree.
+std::string ud_directory() {
+  if (const char* directory = std::getenv("SAWTAG_UD_DIR")) return directory;
+  return std::string(SAWTAG_SOURCE_DIR) + "/../shared/data/ud-english-ewt";
+}
+
+std::vector<Sentence> read_treebank(const std::string& path) {
+  std::ifstream in(path);
+  ConlluReader reader(in, path);
+  std::vector<Sentence> sentences;
+  for (Sentence sentence; reader.next(sentence);) sentences.push_back(sentence);
+  return sentences;
+}
+
+// Hidden (run with "[.ewt]"): learns from EWT train and scores raw-text tokenization of EWT dev.
+// Tuning is done on dev only; the targets on test are Tokens 99.0, Words 98.8, Sentences 78.
+TEST_CASE("EWT dev: tokenizer learned from train, scored on raw text", "[.ewt]") {
+  const std::string directory = ud_directory();
+  const std::string train_path = directory + "/en_ewt-ud-train.conllu";
+  const std::string dev_path = directory + "/en_ewt-ud-dev.conllu";
+  if (!std::ifstream(train_path) || !std::ifstream(dev_path)) {
+    WARN("UD English EWT not found in " << directory << " (set SAWTAG_UD_DIR); skipped");
+    return;
+  }
+  const Tokenizer tokenizer(learn_tokenizer_data(read_treebank(train_path)));
+  const std::vector<Sentence> dev = read_treebank(dev_path);
+  const RawEvaluation result = evaluate_raw(dev, tokenizer.tokenize(raw_text_from_gold(dev)));
+  char line[200];
+  std::snprintf(line, sizeof line, "EWT dev F1: Tokens %.2f, Words %.2f, Sentences %.2f",
+                100 * result.tokens.f1(), 100 * result.words.f1(), 100 * result.sentences.f1());
+  WARN(line);
+  CHECK(result.tokens.f1() >= 0.990);
+  CHECK(result.words.f1() >= 0.988);
+  CHECK(result.sentences.f1() >= 0.78);
 }
 
 }  // namespace
