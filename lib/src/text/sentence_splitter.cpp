@@ -15,6 +15,16 @@ namespace {
 // as EWT does ("... and so on, etc." -> "etc" ".").
 constexpr std::array<std::string_view, 4> kFinalAbbreviations = {"etc.", "a.m.", "p.m.", "ect."};
 
+// Capitalised words that start a sentence even after a word with no punctuation between: in EWT
+// train "... let me know Please call" has a boundary before "Please" 16 times out of 16.
+constexpr std::array<std::string_view, 17> kSentenceStarters = {
+    "Please", "If",  "Attached", "Dear", "Hi",  "Hello", "As",  "Here", "Subject",
+    "FYI",    "PS",  "Sent",     "What", "Are", "How",   "This", "Thanks"};
+
+// Closings of letters: "Thanks, Sean" -> "Thanks," | "Sean".
+constexpr std::array<std::string_view, 5> kClosings = {"thanks", "regards", "sincerely", "cheers",
+                                                       "best"};
+
 bool is_any_of(char32_t value, std::u32string_view set) {
   return set.find(value) != std::u32string_view::npos;
 }
@@ -36,6 +46,7 @@ class Splitter {
       token.starts_sentence = pending_start || paragraph ||
                               (options_.sentence_per_line && token.newlines_before >= 1);
       pending_start = false;
+      if (token.starts_sentence) last_sentence_start_ = i;
       if (token.token.kind == TokenKind::abbreviation && abbreviation_ends_sentence(i)) {
           // "etc." -> "etc" "." and the sentence ends.
           PlacedToken period = token;
@@ -66,10 +77,16 @@ class Splitter {
         // "great :) See you" and "=====" lines end a sentence.
         pending_start = i + 1 < tokens_.size() &&
                         (is_rule(token.token) || is_upper(first_char(tokens_[i + 1].token)));
-      } else if (ends_time_stamp(i)) {
+      } else if (ends_time_stamp(i) || ends_closing(i)) {
         pending_start = true;
+      } else if (i + 1 < tokens_.size() && (is_url(token.token) || is_closing_angle(token.token))) {
+        // In EWT a URL or a "<address>" followed by another URL or a capital ends a sentence
+        // nine times out of ten.
+        const ScannedToken& next = tokens_[i + 1].token;
+        pending_start = is_url(next) || (next.kind == TokenKind::word && is_upper(first_char(next)));
       }
-      if (i + 1 < tokens_.size() && (starts_time_stamp(i + 1) || is_rule(tokens_[i + 1].token))) {
+      if (i + 1 < tokens_.size() && (starts_time_stamp(i + 1) || is_rule(tokens_[i + 1].token) ||
+                                     is_sentence_starter(i + 1))) {
         pending_start = true;
       }
     }
@@ -108,6 +125,17 @@ class Splitter {
            first_char(token) != '@' && first_char(token) != '#';
   }
 
+  bool is_url(const ScannedToken& token) const {
+    if (token.kind != TokenKind::protected_token || token.last - token.first < 5) return false;
+    const std::string start = lowercase_text({token.first, token.first + 4, token.kind});
+    return start == "http" || start == "www.";
+  }
+
+  bool is_closing_angle(const ScannedToken& token) const {
+    return token.kind == TokenKind::punctuation && token.last - token.first == 1 &&
+           first_char(token) == '>';
+  }
+
   // A line of "=====", "*****" or "_____".
   bool is_rule(const ScannedToken& token) const {
     return token.kind == TokenKind::punctuation && token.last - token.first >= 5 &&
@@ -137,8 +165,34 @@ class Splitter {
            (meridiem == "am" || meridiem == "pm");
   }
 
+  // "... 12:05 PM" followed by anything.
   bool ends_time_stamp(std::size_t index) const {
-    return index >= 2 && starts_time_stamp(index - 2);
+    const std::string text = lowercase_text(tokens_[index].token);
+    if (index < 1 || (text != "am" && text != "pm")) return false;
+    const ScannedToken& time = tokens_[index - 1].token;
+    return time.kind == TokenKind::number && count_of(time, ':') >= 1 &&
+           is_upper(first_char(tokens_[index].token));
+  }
+
+  // The comma of "Thanks, Sean" or "Regards, Kay".
+  bool ends_closing(std::size_t index) const {
+    if (index < 1 || index + 1 >= tokens_.size() || first_char(tokens_[index].token) != ',' ||
+        tokens_[index].token.last - tokens_[index].token.first != 1) {
+      return false;
+    }
+    const std::string closing = lowercase_text(tokens_[index - 1].token);
+    return last_sentence_start_ + 1 == index &&
+           std::find(kClosings.begin(), kClosings.end(), closing) != kClosings.end() &&
+           is_upper(first_char(tokens_[index + 1].token));
+  }
+
+  // "know Please call": a starter word right after a word or number.
+  bool is_sentence_starter(std::size_t index) const {
+    const ScannedToken& previous = tokens_[index - 1].token;
+    if (previous.kind != TokenKind::word && previous.kind != TokenKind::number) return false;
+    const std::string text = encode_range(text_, tokens_[index].token.first, tokens_[index].token.last);
+    return std::find(kSentenceStarters.begin(), kSentenceStarters.end(), text) !=
+           kSentenceStarters.end();
   }
 
   // Whether the token at `next` (after a terminal) starts a new sentence.
@@ -150,12 +204,13 @@ class Splitter {
   }
 
   bool abbreviation_ends_sentence(std::size_t index) const {
+    // The last word of a paragraph: "... in the U.S." -> "U.S" ".".
+    if (index + 1 >= tokens_.size() || tokens_[index + 1].newlines_before >= 2) return true;
     const std::string lowercase = lowercase_text(tokens_[index].token);
     if (std::find(kFinalAbbreviations.begin(), kFinalAbbreviations.end(), lowercase) ==
         kFinalAbbreviations.end()) {
       return false;
     }
-    if (index + 1 >= tokens_.size() || tokens_[index + 1].newlines_before >= 2) return true;
     const PlacedToken& next = tokens_[index + 1];
     return next.space_before && next.token.kind == TokenKind::word && is_upper(first_char(next.token));
   }
@@ -163,6 +218,7 @@ class Splitter {
   const std::vector<CodePoint>& text_;
   std::vector<PlacedToken>& tokens_;
   const SentenceSplitterOptions& options_;
+  std::size_t last_sentence_start_ = 0;  // index in tokens_ of the current sentence's first token
 };
 
 }  // namespace

@@ -308,7 +308,10 @@ class ChunkScanner {
       ++end;
       while (is_alphanumeric(at(end))) ++end;
     }
-    if (at(end) == '.' && at(end + 1) != '.' && is_abbreviation(position, end, has_inner_period)) {
+    // "Inc.." is "Inc." "." but "etc..." is "etc" "...".
+    const bool single_period = at(end + 1) != '.' || (at(end + 2) != '.' && at(end + 2) != '?' &&
+                                                      at(end + 2) != '!');
+    if (at(end) == '.' && single_period && is_abbreviation(position, end, has_inner_period)) {
       kind = TokenKind::abbreviation;
       return end + 1;
     }
@@ -323,13 +326,12 @@ class ChunkScanner {
   std::size_t match_punctuation(std::size_t position) const {
     const char32_t value = at(position);
     std::size_t end = position + 1;
-    if (value == '.') {
-      while (at(end) == '.') ++end;                      // "...", ".."
-      if (end == position + 1) {
-        while (is_any_of(at(end), U"!?")) ++end;         // ".?"; "...?" is "..." "?"
+    if (is_any_of(value, U".!?")) {
+      // "!!!", "?!", ".?", "..?" are one token; "...?" is "..." "?" as EWT mostly has it.
+      while (at(end) == '.') ++end;
+      if (end - position < 3) {
+        while (is_any_of(at(end), U".!?")) ++end;
       }
-    } else if (is_any_of(value, U"!?")) {
-      while (is_any_of(at(end), U"!?")) ++end;           // "!!!", "?!"
     } else if (value == U'\u2026') {
       while (at(end) == value) ++end;
     } else if (is_any_of(value, U"-*=~_$+/\\")) {
