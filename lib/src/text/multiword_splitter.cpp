@@ -1,6 +1,6 @@
 #include "text/multiword_splitter.hpp"
 
-#include <array>
+#include <iterator>
 
 #include "text/character_classes.hpp"
 #include "text/utf8.hpp"
@@ -58,7 +58,7 @@ std::size_t clitic_length(const std::vector<CodePoint>& code_points) {
       has_letter_before(code_points, size - 3)) {
     return 3;
   }
-  static constexpr std::array<std::u32string_view, 6> kClitics = {U"s", U"m", U"d", U"re", U"ve",
+  static constexpr std::u32string_view kClitics[] = {U"s", U"m", U"d", U"re", U"ve",
                                                                  U"ll"};
   for (std::u32string_view clitic : kClitics) {
     const std::size_t length = clitic.size() + 1;

@@ -1,7 +1,7 @@
 #include "text/sentence_splitter.hpp"
 
 #include <algorithm>
-#include <array>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -13,20 +13,25 @@ namespace {
 
 // Abbreviations that end a sentence when one ends after them; their period is then split off,
 // as EWT does ("... and so on, etc." -> "etc" ".").
-constexpr std::array<std::string_view, 4> kFinalAbbreviations = {"etc.", "a.m.", "p.m.", "ect."};
+constexpr std::string_view kFinalAbbreviations[] = {"etc.", "a.m.", "p.m.", "ect."};
 
 // Capitalised words that start a sentence even after a word with no punctuation between: in EWT
 // train "... let me know Please call" has a boundary before "Please" 16 times out of 16.
-constexpr std::array<std::string_view, 17> kSentenceStarters = {
+constexpr std::string_view kSentenceStarters[] = {
     "Please", "If",  "Attached", "Dear", "Hi",  "Hello", "As",  "Here", "Subject",
-    "FYI",    "PS",  "Sent",     "What", "Are", "How",   "This", "Thanks"};
+    "FYI",    "PS",  "Sent",     "What", "Are", "How",   "This"};
 
 // Closings of letters: "Thanks, Sean" -> "Thanks," | "Sean".
-constexpr std::array<std::string_view, 5> kClosings = {"thanks", "regards", "sincerely", "cheers",
+constexpr std::string_view kClosings[] = {"thanks", "regards", "sincerely", "cheers",
                                                        "best"};
 
 bool is_any_of(char32_t value, std::u32string_view set) {
   return set.find(value) != std::u32string_view::npos;
+}
+
+template <std::size_t size>
+bool contains(const std::string_view (&list)[size], const std::string& value) {
+  return std::find(std::begin(list), std::end(list), value) != std::end(list);
 }
 
 class Splitter {
@@ -154,9 +159,13 @@ class Splitter {
     return count;
   }
 
-  // E-mail headers: "08/16/2000 12:05 PM" stands alone.
+  // E-mail headers: "08/16/2000 12:05 PM" stands alone, but not "sent on 08/16/2000 ...".
   bool starts_time_stamp(std::size_t index) const {
     if (index + 2 >= tokens_.size()) return false;
+    if (index > 0 && tokens_[index - 1].token.kind == TokenKind::word &&
+        !is_upper(first_char(tokens_[index - 1].token))) {
+      return false;
+    }
     const ScannedToken& date = tokens_[index].token;
     const ScannedToken& time = tokens_[index + 1].token;
     const std::string meridiem = lowercase_text(tokens_[index + 2].token);
@@ -182,7 +191,7 @@ class Splitter {
     }
     const std::string closing = lowercase_text(tokens_[index - 1].token);
     return last_sentence_start_ + 1 == index &&
-           std::find(kClosings.begin(), kClosings.end(), closing) != kClosings.end() &&
+           contains(kClosings, closing) &&
            is_upper(first_char(tokens_[index + 1].token));
   }
 
@@ -191,8 +200,7 @@ class Splitter {
     const ScannedToken& previous = tokens_[index - 1].token;
     if (previous.kind != TokenKind::word && previous.kind != TokenKind::number) return false;
     const std::string text = encode_range(text_, tokens_[index].token.first, tokens_[index].token.last);
-    return std::find(kSentenceStarters.begin(), kSentenceStarters.end(), text) !=
-           kSentenceStarters.end();
+    return contains(kSentenceStarters, text);
   }
 
   // Whether the token at `next` (after a terminal) starts a new sentence.
@@ -207,8 +215,7 @@ class Splitter {
     // The last word of a paragraph: "... in the U.S." -> "U.S" ".".
     if (index + 1 >= tokens_.size() || tokens_[index + 1].newlines_before >= 2) return true;
     const std::string lowercase = lowercase_text(tokens_[index].token);
-    if (std::find(kFinalAbbreviations.begin(), kFinalAbbreviations.end(), lowercase) ==
-        kFinalAbbreviations.end()) {
+    if (!contains(kFinalAbbreviations, lowercase)) {
       return false;
     }
     const PlacedToken& next = tokens_[index + 1];

@@ -1,7 +1,7 @@
 #include "text/token_scanner.hpp"
 
 #include <algorithm>
-#include <array>
+#include <iterator>
 #include <string_view>
 
 #include "text/character_classes.hpp"
@@ -12,34 +12,34 @@ namespace {
 
 // Prefixes EWT keeps attached to the rest of a hyphenated word ("e-mail", "non-profit");
 // other hyphens are split off ("search-engine" -> "search" "-" "engine").
-constexpr std::array<std::string_view, 24> kHyphenPrefixes = {
+constexpr std::string_view kHyphenPrefixes[] = {
     "e",   "non",  "pre",   "anti",   "mid",   "re",   "post",  "co",
     "over", "pro", "multi", "ex",     "semi",  "cross", "neo",  "psycho",
     "socio", "arch", "counter", "intra", "sub", "un",   "meh",  "mis"};
 
 // Letters after a number that EWT splits off as a unit: "5pm" -> "5" "pm", "35mm" -> "35" "mm".
-constexpr std::array<std::string_view, 30> kNumberUnits = {
+constexpr std::string_view kNumberUnits[] = {
     "am", "pm",  "k",   "m",  "mm",  "cm",   "km",   "kg", "hz",  "lb",
     "lbs", "ft", "min", "mins", "hr", "hrs", "h",    "x",  "p",   "f",
     "c",  "watt", "gb", "mb", "kb",  "mph",  "yrs",  "ml", "oz",  "minutes"};
 
 // Ordinal and plural endings that stay on a number: "21st", "1990s".
-constexpr std::array<std::string_view, 5> kNumberSuffixes = {"st", "nd", "rd", "th", "s"};
+constexpr std::string_view kNumberSuffixes[] = {"st", "nd", "rd", "th", "s"};
 
 // Emoticons, longest first so ":-)" wins over ":-".
-constexpr std::array<std::string_view, 31> kEmoticons = {
+constexpr std::string_view kEmoticons[] = {
     ":'-(", ":-)", ":-(", ";-)", ":-D", ":-P", ":-p", ":-/", "^_^", "-_-", ":'(", ">:(",
     ":)",   ":(",  ";)",  ":D",  ":P",  ":p",  ":/",  ":O",  ":o",  ":]",  ":[",
     "=)",   "=(",  "<3",  "^^",  ":|",  ";D",  ":*",  ":?"};
 
 // File name extensions: ".doc" alone is one token.
-constexpr std::array<std::string_view, 14> kExtensions = {
+constexpr std::string_view kExtensions[] = {
     "doc", "docx", "xls", "xlsx", "pdf", "txt", "htm", "html", "ppt", "zip", "jpg", "gif", "com", "exe"};
 
 // Words EWT writes as two tokens though no space separates them: "alot" -> "a" "lot".
-constexpr std::array<std::string_view, 1> kGluedWords = {"alot"};
+constexpr std::string_view kGluedWords[] = {"alot"};
 
-constexpr std::array<std::string_view, 6> kUrlPrefixes = {"http://", "https://", "ftp://",
+constexpr std::string_view kUrlPrefixes[] = {"http://", "https://", "ftp://",
                                                           "www.",    "mailto:", "file://"};
 
 bool is_apostrophe(char32_t value) { return value == '\'' || value == U'\u2019' || value == '`'; }
@@ -49,8 +49,8 @@ bool is_any_of(char32_t value, std::u32string_view set) {
 }
 
 template <std::size_t size>
-bool contains(const std::array<std::string_view, size>& list, const std::string& value) {
-  return std::find(list.begin(), list.end(), value) != list.end();
+bool contains(const std::string_view (&list)[size], const std::string& value) {
+  return std::find(std::begin(list), std::end(list), value) != std::end(list);
 }
 
 class ChunkScanner {
@@ -137,7 +137,7 @@ class ChunkScanner {
   // "http://x.org/a_(b))." -> "http://x.org/a_(b)": trailing punctuation and unbalanced
   // closing brackets are left out.
   std::size_t match_url(std::size_t position) const {
-    const bool is_url = std::any_of(kUrlPrefixes.begin(), kUrlPrefixes.end(),
+    const bool is_url = std::any_of(std::begin(kUrlPrefixes), std::end(kUrlPrefixes),
                                     [&](std::string_view prefix) {
                                       return ascii_prefix_at(position, prefix) &&
                                              is_alphanumeric(at(position + prefix.size()));
@@ -364,17 +364,17 @@ void scan_chunk(const std::vector<CodePoint>& text, std::size_t first, std::size
 
 AbbreviationTable builtin_abbreviations() {
   // Matched as written: "Sun." is Sunday, "sun." ends a sentence.
-  static constexpr std::array<std::string_view, 63> kCased = {
+  static constexpr std::string_view kCased[] = {
       "Mr.",   "Mrs.",  "Ms.",   "Dr.",   "Prof.", "Sr.",   "Jr.",   "St.",   "Mt.",   "Ft.",
       "Gen.",  "Gov.",  "Sen.",  "Rep.",  "Rev.",  "Lt.",   "Col.",  "Capt.", "Sgt.",  "Inc.",
       "Corp.", "Co.",   "Ltd.",  "Bros.", "Jan.",  "Feb.",  "Mar.",  "Apr.",  "Jun.",  "Jul.",
       "Aug.",  "Sep.",  "Sept.", "Oct.",  "Nov.",  "Dec.",  "Mon.",  "Tue.",  "Tues.", "Wed.",
       "Thu.",  "Thur.", "Thurs.", "Fri.", "Sat.",  "Sun.",  "No.",   "Vol.",  "Fig.",  "U.S.",
       "U.K.",  "U.N.",  "D.C.",  "L.A.",  "Blvd.", "Ave.",  "Rd.",   "Attn.", "P.S.",  "Ph.D.",
-      "Esq.",  "Dept.", "Jan."};
+      "Esq.",  "Dept.", "Sts.",  "Drs."};
   // Matched in any case: "etc.", "ETC.", "E.g.".
-  static constexpr std::array<std::string_view, 12> kCaseless = {
-      "etc.", "vs.",  "e.g.", "i.e.", "a.m.", "p.m.",
+  static constexpr std::string_view kCaseless[] = {
+      "etc.", "vs.",  "e.g.", "i.e.", "a.m.", "p.m.", "ect.",
       "a.k.a.", "approx.", "ext.", "cf.", "et.", "al."};
   AbbreviationTable table;
   for (std::string_view abbreviation : kCased) table.exact.emplace(abbreviation);
