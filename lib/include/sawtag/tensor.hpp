@@ -2,7 +2,9 @@
 // (r, c) is data[r * cols + c]. The math code maps these onto Eigen row-major matrices.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -10,9 +12,39 @@ namespace sawtag {
 
 using Shape = std::vector<std::int64_t>;
 
+// Allocates with a fixed alignment. Tensors are 64-byte aligned so that vectorised math
+// over them always splits its work the same way: the same inputs give bit-identical results
+// wherever the allocator happens to place the data (that is what makes a training seed
+// reproducible to the byte).
+template <class T, std::size_t kAlignment>
+struct AlignedAllocator {
+  using value_type = T;
+  template <class U>
+  struct rebind {
+    using other = AlignedAllocator<U, kAlignment>;
+  };
+  AlignedAllocator() = default;
+  template <class U>
+  AlignedAllocator(const AlignedAllocator<U, kAlignment>&) {}
+
+  T* allocate(std::size_t count) {
+    return static_cast<T*>(::operator new(count * sizeof(T), std::align_val_t{kAlignment}));
+  }
+  void deallocate(T* pointer, std::size_t) {
+    ::operator delete(pointer, std::align_val_t{kAlignment});
+  }
+  template <class U>
+  bool operator==(const AlignedAllocator<U, kAlignment>&) const { return true; }
+  template <class U>
+  bool operator!=(const AlignedAllocator<U, kAlignment>&) const { return false; }
+};
+
+inline constexpr std::size_t kTensorAlignment = 64;
+using TensorData = std::vector<float, AlignedAllocator<float, kTensorAlignment>>;
+
 struct Tensor {
   Shape shape;
-  std::vector<float> data;  // size() == product of shape
+  TensorData data;  // size() == product of shape
 
   Tensor() = default;
   explicit Tensor(Shape tensor_shape);  // zero-filled

@@ -28,10 +28,10 @@ void AdamW::step(Parameters& weights, const Parameters& gradients, float learnin
   const auto first_list = parameter_list(first_moments_, config_);
   const auto second_list = parameter_list(second_moments_, config_);
   for (std::size_t i = 0; i < weight_list.size(); ++i) {
-    std::vector<float>& w = weight_list[i].tensor->data;
-    const std::vector<float>& g = gradient_list[i].tensor->data;
-    std::vector<float>& m = first_list[i].tensor->data;
-    std::vector<float>& v = second_list[i].tensor->data;
+    TensorData& w = weight_list[i].tensor->data;
+    const TensorData& g = gradient_list[i].tensor->data;
+    TensorData& m = first_list[i].tensor->data;
+    TensorData& v = second_list[i].tensor->data;
     const float decay = decays(weight_list[i].name) ? options_.weight_decay : 0.0f;
     for (std::size_t k = 0; k < w.size(); ++k) {
       m[k] = options_.beta1 * m[k] + (1.0f - options_.beta1) * g[k];

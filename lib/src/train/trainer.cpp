@@ -78,8 +78,8 @@ void add_into(Parameters& target, const Parameters& source, const ModelConfig& c
   const auto target_list = train::parameter_list(target, config);
   const auto source_list = train::parameter_list(source, config);
   for (std::size_t i = 0; i < target_list.size(); ++i) {
-    std::vector<float>& to = target_list[i].tensor->data;
-    const std::vector<float>& from = source_list[i].tensor->data;
+    TensorData& to = target_list[i].tensor->data;
+    const TensorData& from = source_list[i].tensor->data;
     for (std::size_t k = 0; k < to.size(); ++k) to[k] += from[k];
   }
 }
@@ -108,8 +108,8 @@ Vocabulary extend_vocabulary(const Vocabulary& words, const std::vector<std::str
 // Copies each pre-trained vector into its word's row, scaled by one factor for all so that
 // their standard deviation matches the randomly initialised rows'.
 void copy_vectors(const train::PretrainedVectors& vectors, Model& model) {
-  std::vector<float>& table = model.parameters.encoder.word_embedding.data;
-  const auto standard_deviation = [](const std::vector<float>& values) {
+  TensorData& table = model.parameters.encoder.word_embedding.data;
+  const auto standard_deviation = [](const auto& values) {
     double sum = 0.0, squares = 0.0;
     for (float value : values) {
       sum += value;
@@ -136,7 +136,7 @@ void freeze_pretrained_rows(const Model& model, Parameters& gradients) {
   if (found == model.training.fields.end()) return;
   const std::size_t first_frozen =
       static_cast<std::size_t>(std::stoul(found->second)) * static_cast<std::size_t>(model.config.word_dim);
-  std::vector<float>& gradient = gradients.encoder.word_embedding.data;
+  TensorData& gradient = gradients.encoder.word_embedding.data;
   std::fill(gradient.begin() + static_cast<std::ptrdiff_t>(std::min(first_frozen, gradient.size())),
             gradient.end(), 0.0f);
 }
