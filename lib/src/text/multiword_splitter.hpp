@@ -15,4 +15,9 @@ namespace sawtag::text {
 std::vector<std::string> split_multiword(
     const std::string& token, const std::map<std::string, std::vector<std::string>>& table);
 
+// "its" written for "it's": true when the word after it is one that follows "it is" but
+// hardly ever the possessive ("its a deal", "its not", "its really"). In EWT "its" before
+// these words is the multi-word token "it" "s".
+bool its_means_it_is(const std::string& next_word_lowercase);
+
 }  // namespace sawtag::text

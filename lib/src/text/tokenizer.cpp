@@ -109,6 +109,13 @@ std::vector<Sentence> Tokenizer::tokenize(std::string_view input, TokenizerRepor
     std::vector<std::string> parts;
     if (token.token.kind == text::TokenKind::word) {
       parts = text::split_multiword(surface.form, data_.multiword_tokens);
+      if (parts.empty() && i + 1 < tokens.size() && text::to_lower(surface.form) == "its") {
+        const text::ScannedToken& next = tokens[i + 1].token;
+        if (text::its_means_it_is(text::to_lower(text::encode_range(code_points, next.first,
+                                                                    next.last)))) {
+          parts = text::split_multiword(surface.form, {{"its", {"it", "s"}}});  // "Its" -> "It" "s"
+        }
+      }
     }
     if (parts.empty()) {
       current.words.push_back(std::move(surface));
