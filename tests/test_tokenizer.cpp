@@ -64,6 +64,7 @@ TEST_CASE("tokenize follows UD English EWT", "[tokenizer]") {
       {"cannot from the table", "Cannot stop", "Cannot=Can+not stop"},
       {"gonna from the table", "I'm gonna go", "I'm=I+'m gonna=gon+na go"},
       {"dont from the table", "i dont know", "i dont=do+nt know"},
+      {"negation without apostrophe", "I havent, it isnt", "I havent=have+nt , it isnt=is+nt"},
       {"its for it's before 'a', 'not'...", "Its a deal, its not", "Its=It+s a deal , its=it+s not"},
       {"possessive its stays", "its color", "its color"},
       {"possessive 's", "Bush's plan", "Bush's=Bush+'s plan"},

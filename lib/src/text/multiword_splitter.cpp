@@ -71,6 +71,17 @@ std::size_t clitic_length(const std::vector<CodePoint>& code_points) {
     }
     if (matches && has_letter_before(code_points, size - length)) return length;
   }
+  // Negations written without the apostrophe: "havent" -> "have" "nt", "cant" -> "ca" "nt".
+  static constexpr std::u32string_view kNegatedStems[] = {
+      U"have", U"has", U"had", U"is", U"are", U"was", U"were", U"does", U"did", U"do",
+      U"would", U"could", U"should", U"must", U"need", U"ca", U"wo", U"ai"};
+  if (size >= 4 && lower_at(2) == 'n' && lower_at(1) == 't') {
+    std::u32string stem;
+    for (std::size_t i = 0; i + 2 < size; ++i) stem += to_lower(code_points[i].value);
+    for (std::u32string_view negated : kNegatedStems) {
+      if (stem == negated) return 2;
+    }
+  }
   // Plural possessive: "parents'" -> "parents" "'".
   if (size >= 3 && (lower_at(1) == '\'' || lower_at(1) == U'\u2019') && lower_at(2) == 's') {
     return 1;

@@ -11,7 +11,8 @@ namespace sawtag::text {
 // token -> lower-cased words) is tried first, then the rules for clitics; each word keeps the
 // token's own spelling and casing where the words spell the token:
 // "Don't" -> "Do" "n't", "I'M" -> "I" "'M", "Bush's" -> "Bush" "'s", "parents'" -> "parents" "'",
-// "cannot" -> "can" "not" (from the table), "can't" -> "ca" "n't", "o'clock" -> {}.
+// "cannot" -> "can" "not" (from the table), "can't" -> "ca" "n't", "havent" -> "have" "nt",
+// "o'clock" -> {}.
 std::vector<std::string> split_multiword(
     const std::string& token, const std::map<std::string, std::vector<std::string>>& table);
 
