@@ -198,7 +198,11 @@ class Splitter {
   // "know Please call": a starter word right after a word or number.
   bool is_sentence_starter(std::size_t index) const {
     const ScannedToken& previous = tokens_[index - 1].token;
-    if (previous.kind != TokenKind::word && previous.kind != TokenKind::number) return false;
+    const bool after_angle = previous.kind == TokenKind::punctuation && first_char(previous) == '>';
+    if (previous.kind != TokenKind::word && previous.kind != TokenKind::number &&
+        previous.kind != TokenKind::abbreviation && !after_angle) {
+      return false;
+    }
     const std::string text = encode_range(text_, tokens_[index].token.first, tokens_[index].token.last);
     return contains(kSentenceStarters, text);
   }
@@ -214,6 +218,8 @@ class Splitter {
   bool abbreviation_ends_sentence(std::size_t index) const {
     // The last word of a paragraph: "... in the U.S." -> "U.S" ".".
     if (index + 1 >= tokens_.size() || tokens_[index + 1].newlines_before >= 2) return true;
+    // "Sat. or Sun. Please call" -> "... Sun" "." | "Please call".
+    if (is_sentence_starter(index + 1)) return true;
     const std::string lowercase = lowercase_text(tokens_[index].token);
     if (!contains(kFinalAbbreviations, lowercase)) {
       return false;

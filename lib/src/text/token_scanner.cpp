@@ -69,7 +69,7 @@ class ChunkScanner {
         kind = TokenKind::number;
         end = match_number(position);
       }
-      if (end == position && is_alphanumeric(at(position))) {
+      if (end == position && is_alphanumeric(at(position)) && at(position) != '_') {
         kind = TokenKind::word;
         end = match_word(position, opens_with_single_quote, kind);
       }
