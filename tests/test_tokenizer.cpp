@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -184,6 +185,55 @@ TEST_CASE("tokenize: a 1 MB word and a 100,000-word line", "[tokenizer]") {
   const std::vector<Sentence> long_line = tokenizer.tokenize(line);
   REQUIRE(long_line.size() == 1);
   CHECK(long_line[0].words.size() == 100000);
+}
+
+// A sentence of single-word tokens; "do+n't" makes a multi-word token "don't" (its form is the
+// words joined), "Mr.|" a word with SpaceAfter=No.
+Sentence treebank_sentence(const std::vector<std::string>& tokens) {
+  Sentence sentence;
+  for (std::string token : tokens) {
+    const bool no_space = !token.empty() && token.back() == '|';
+    if (no_space) token.pop_back();
+    const auto plus = token.find('+');
+    if (plus == std::string::npos) {
+      Word word;
+      word.form = token;
+      if (no_space) word.misc = "SpaceAfter=No";
+      sentence.words.push_back(word);
+      continue;
+    }
+    MultiwordToken multiword;
+    multiword.first = static_cast<int>(sentence.words.size()) + 1;
+    multiword.last = multiword.first + 1;
+    multiword.token.form = token.substr(0, plus) + token.substr(plus + 1);
+    for (const std::string& form : {token.substr(0, plus), token.substr(plus + 1)}) {
+      Word word;
+      word.form = form;
+      sentence.words.push_back(word);
+    }
+    sentence.multiword_tokens.push_back(multiword);
+  }
+  return sentence;
+}
+
+TEST_CASE("learn_tokenizer_data: consistent multi-word tokens and abbreviations", "[tokenizer]") {
+  const std::vector<Sentence> treebank = {
+      treebank_sentence({"I", "Do+n't", "know", "Mr.", "Smith"}),
+      treebank_sentence({"we", "do+n't", "gon+na", "see", "its", "tail"}),
+      treebank_sentence({"it+s", "its", "own", "etc|", "."}),
+      treebank_sentence({"apples", ",", "etc|", "."}),
+      treebank_sentence({"pears", ",", "etc.", "too"}),
+      treebank_sentence({"Mr.", "Jones", "at", "5", "p.m.", "today"}),
+  };
+  const TokenizerData data = learn_tokenizer_data(treebank);
+  const std::map<std::string, std::vector<std::string>> expected_multiword = {
+      {"don't", {"do", "n't"}}, {"gonna", {"gon", "na"}}};  // "its": twice a single word
+  CHECK(data.multiword_tokens == expected_multiword);
+  // "etc." is split off twice and kept once: not an abbreviation.
+  CHECK(data.abbreviations == std::vector<std::string>{"Mr.", "p.m."});
+
+  const Tokenizer tokenizer(data);
+  CHECK(render(tokenizer.tokenize("Gonna go")) == "Gonna=Gon+na go");
 }
 
 }  // namespace
