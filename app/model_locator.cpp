@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <vector>
 
 #include "sawtag/error.hpp"
@@ -43,7 +44,9 @@ std::string installed_model_path() {
   }
   const std::string directory = executable_directory();
   if (directory.empty()) return "";
-  return directory + "/../" + datadir + "/sawtag/" + kModelFileName;
+  const std::filesystem::path path =
+      std::filesystem::path(directory) / ".." / datadir / "sawtag" / kModelFileName;
+  return path.lexically_normal().string();
 }
 
 }  // namespace
