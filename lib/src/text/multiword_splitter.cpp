@@ -1,10 +1,9 @@
 #include "text/multiword_splitter.hpp"
 
-#include <algorithm>
-#include <iterator>
 #include <string_view>
 
 #include "text/character_classes.hpp"
+#include "text/english_conventions.hpp"
 #include "text/utf8.hpp"
 
 namespace sawtag::text {
@@ -89,18 +88,10 @@ std::size_t clitic_length(const std::vector<CodePoint>& code_points) {
   return 0;
 }
 
-// Words after "its" in EWT train that mark it as "it's" (a: 9 of 9, not: 8 of 8, ...).
-constexpr std::string_view kAfterItIs[] = {
-    "a",      "an",   "not",  "the",  "really", "simply", "very",  "all",  "like",
-    "still",  "kind", "now",  "definitely", "for", "also", "only", "just", "been",
-    "getting", "so",  "too",  "nothing", "your", "my",  "pretty", "always", "never",
-    "going",  "gonna", "about", "because", "ok",  "okay", "no",   "what",  "how"};
-
 }  // namespace
 
 bool its_means_it_is(const std::string& next_word_lowercase) {
-  return std::find(std::begin(kAfterItIs), std::end(kAfterItIs), next_word_lowercase) !=
-         std::end(kAfterItIs);
+  return contains(kAfterItIs, next_word_lowercase);
 }
 
 std::vector<std::string> split_multiword(

@@ -1,38 +1,14 @@
 #include "text/sentence_splitter.hpp"
 
-#include <algorithm>
-#include <iterator>
 #include <string>
 #include <string_view>
 
 #include "text/character_classes.hpp"
+#include "text/english_conventions.hpp"
 
 namespace sawtag::text {
 
 namespace {
-
-// Abbreviations that end a sentence when one ends after them; their period is then split off,
-// as EWT does ("... and so on, etc." -> "etc" ".").
-constexpr std::string_view kFinalAbbreviations[] = {"etc.", "a.m.", "p.m.", "ect."};
-
-// Capitalised words that start a sentence even after a word with no punctuation between: in EWT
-// train "... let me know Please call" has a boundary before "Please" 16 times out of 16.
-constexpr std::string_view kSentenceStarters[] = {
-    "Please", "If",  "Attached", "Dear", "Hi",  "Hello", "As",  "Here", "Subject",
-    "FYI",    "PS",  "Sent",     "What", "Are", "How",   "This"};
-
-// Closings of letters: "Thanks, Sean" -> "Thanks," | "Sean".
-constexpr std::string_view kClosings[] = {"thanks", "regards", "sincerely", "cheers",
-                                                       "best"};
-
-bool is_any_of(char32_t value, std::u32string_view set) {
-  return set.find(value) != std::u32string_view::npos;
-}
-
-template <std::size_t size>
-bool contains(const std::string_view (&list)[size], const std::string& value) {
-  return std::find(std::begin(list), std::end(list), value) != std::end(list);
-}
 
 class Splitter {
  public:

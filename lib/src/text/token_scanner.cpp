@@ -1,57 +1,16 @@
 #include "text/token_scanner.hpp"
 
 #include <algorithm>
-#include <iterator>
 #include <string_view>
 
 #include "text/character_classes.hpp"
+#include "text/english_conventions.hpp"
 
 namespace sawtag::text {
 
 namespace {
 
-// Prefixes EWT keeps attached to the rest of a hyphenated word ("e-mail", "non-profit");
-// other hyphens are split off ("search-engine" -> "search" "-" "engine").
-constexpr std::string_view kHyphenPrefixes[] = {
-    "e",   "non",  "pre",   "anti",   "mid",   "re",   "post",  "co",
-    "over", "pro", "multi", "ex",     "semi",  "cross", "neo",  "psycho",
-    "socio", "arch", "counter", "intra", "sub", "un",   "meh",  "mis"};
-
-// Letters after a number that EWT splits off as a unit: "5pm" -> "5" "pm", "35mm" -> "35" "mm".
-constexpr std::string_view kNumberUnits[] = {
-    "am", "pm",  "k",   "m",  "mm",  "cm",   "km",   "kg", "hz",  "lb",
-    "lbs", "ft", "min", "mins", "hr", "hrs", "h",    "x",  "p",   "f",
-    "c",  "watt", "gb", "mb", "kb",  "mph",  "yrs",  "ml", "oz",  "minutes"};
-
-// Ordinal and plural endings that stay on a number: "21st", "1990s".
-constexpr std::string_view kNumberSuffixes[] = {"st", "nd", "rd", "th", "s"};
-
-// Emoticons, longest first so ":-)" wins over ":-".
-constexpr std::string_view kEmoticons[] = {
-    ":'-(", ":-)", ":-(", ";-)", ":-D", ":-P", ":-p", ":-/", "^_^", "-_-", ":'(", ">:(",
-    ":)",   ":(",  ";)",  ":D",  ":P",  ":p",  ":/",  ":O",  ":o",  ":]",  ":[",
-    "=)",   "=(",  "<3",  "^^",  ":|",  ";D",  ":*",  ":?"};
-
-// File name extensions: ".doc" alone is one token.
-constexpr std::string_view kExtensions[] = {
-    "doc", "docx", "xls", "xlsx", "pdf", "txt", "htm", "html", "ppt", "zip", "jpg", "gif", "com", "exe"};
-
-// Words EWT writes as two tokens though no space separates them: "alot" -> "a" "lot".
-constexpr std::string_view kGluedWords[] = {"alot"};
-
-constexpr std::string_view kUrlPrefixes[] = {"http://", "https://", "ftp://",
-                                                          "www.",    "mailto:", "file://"};
-
 bool is_apostrophe(char32_t value) { return value == '\'' || value == U'\u2019' || value == '`'; }
-
-bool is_any_of(char32_t value, std::u32string_view set) {
-  return set.find(value) != std::u32string_view::npos;
-}
-
-template <std::size_t size>
-bool contains(const std::string_view (&list)[size], const std::string& value) {
-  return std::find(std::begin(list), std::end(list), value) != std::end(list);
-}
 
 class ChunkScanner {
  public:
@@ -363,22 +322,9 @@ void scan_chunk(const std::vector<CodePoint>& text, std::size_t first, std::size
 }
 
 AbbreviationTable builtin_abbreviations() {
-  // Matched as written: "Sun." is Sunday, "sun." ends a sentence.
-  static constexpr std::string_view kCased[] = {
-      "Mr.",   "Mrs.",  "Ms.",   "Dr.",   "Prof.", "Sr.",   "Jr.",   "St.",   "Mt.",   "Ft.",
-      "Gen.",  "Gov.",  "Sen.",  "Rep.",  "Rev.",  "Lt.",   "Col.",  "Capt.", "Sgt.",  "Inc.",
-      "Corp.", "Co.",   "Ltd.",  "Bros.", "Jan.",  "Feb.",  "Mar.",  "Apr.",  "Jun.",  "Jul.",
-      "Aug.",  "Sep.",  "Sept.", "Oct.",  "Nov.",  "Dec.",  "Mon.",  "Tue.",  "Tues.", "Wed.",
-      "Thu.",  "Thur.", "Thurs.", "Fri.", "Sat.",  "Sun.",  "No.",   "Vol.",  "Fig.",  "U.S.",
-      "U.K.",  "U.N.",  "D.C.",  "L.A.",  "Blvd.", "Ave.",  "Rd.",   "Attn.", "P.S.",  "Ph.D.",
-      "Esq.",  "Dept.", "Sts.",  "Drs."};
-  // Matched in any case: "etc.", "ETC.", "E.g.".
-  static constexpr std::string_view kCaseless[] = {
-      "etc.", "vs.",  "e.g.", "i.e.", "a.m.", "p.m.", "ect.",
-      "a.k.a.", "approx.", "ext.", "cf.", "et.", "al."};
   AbbreviationTable table;
-  for (std::string_view abbreviation : kCased) table.exact.emplace(abbreviation);
-  for (std::string_view abbreviation : kCaseless) table.lowercase.emplace(abbreviation);
+  for (std::string_view abbreviation : kCasedAbbreviations) table.exact.emplace(abbreviation);
+  for (std::string_view abbreviation : kCaselessAbbreviations) table.lowercase.emplace(abbreviation);
   return table;
 }
 
