@@ -17,9 +17,29 @@
 namespace sawtag::cli {
 namespace {
 
+const std::map<std::string, InputKind> kInputKinds{
+    {"raw", InputKind::raw}, {"tokenized", InputKind::tokenized}, {"conllu", InputKind::conllu}};
+const std::map<std::string, OutputFormat> kFormats{{"text", OutputFormat::text},
+                                                   {"tsv", OutputFormat::tsv},
+                                                   {"conllu", OutputFormat::conllu},
+                                                   {"json", OutputFormat::json},
+                                                   {"jsonl", OutputFormat::jsonl}};
+const std::map<std::string, TagColumns> kTagColumns{
+    {"upos", TagColumns::upos}, {"xpos", TagColumns::xpos}, {"both", TagColumns::both}};
+
+template <class Value>
+std::vector<std::string> names_of(const std::map<std::string, Value>& values) {
+  std::vector<std::string> names;
+  for (const auto& entry : values) names.push_back(entry.first);
+  return names;
+}
+
 struct TagCommandOptions {
   std::vector<std::string> inputs;  // "-" is stdin; none means stdin
   std::string model;
+  std::string input_kind = "raw";  // names checked by CLI11 against the maps above
+  std::string format = "text";
+  std::string tags = "upos";
   std::string output = "-";
   std::string attention;
   TagSessionOptions session;
@@ -39,6 +59,9 @@ void check_inputs_exist(const std::vector<std::string>& inputs) {
 
 void run_tag_command(TagCommandOptions options) {
   if (options.inputs.empty()) options.inputs.push_back("-");
+  options.session.input = kInputKinds.at(options.input_kind);
+  options.session.output.format = kFormats.at(options.format);
+  options.session.output.tags = kTagColumns.at(options.tags);
   const OutputFormat format = options.session.output.format;
   if (options.session.output.top_k > 0 && format != OutputFormat::json &&
       format != OutputFormat::jsonl) {
@@ -69,27 +92,18 @@ void add_tag_command(CLI::App& app) {
   command->add_option("files", options->inputs, "Input files; '-' or none reads stdin");
   command->add_option("-m,--model", options->model,
                       "Model file (default: $SAWTAG_MODEL, else the installed en_ewt.json)");
-  const std::map<std::string, InputKind> input_kinds{
-      {"raw", InputKind::raw}, {"tokenized", InputKind::tokenized}, {"conllu", InputKind::conllu}};
   command
-      ->add_option("--input", options->session.input,
+      ->add_option("--input", options->input_kind,
                    "raw: running text; tokenized: one sentence per line, words split on "
                    "whitespace; conllu: CoNLL-U, only UPOS/XPOS are filled")
-      ->transform(CLI::CheckedTransformer(input_kinds))
-      ->default_str("raw");
-  const std::map<std::string, OutputFormat> formats{{"text", OutputFormat::text},
-                                                    {"tsv", OutputFormat::tsv},
-                                                    {"conllu", OutputFormat::conllu},
-                                                    {"json", OutputFormat::json},
-                                                    {"jsonl", OutputFormat::jsonl}};
-  command->add_option("-f,--format", options->session.output.format, "Output format")
-      ->transform(CLI::CheckedTransformer(formats))
-      ->default_str("text");
-  const std::map<std::string, TagColumns> tag_columns{
-      {"upos", TagColumns::upos}, {"xpos", TagColumns::xpos}, {"both", TagColumns::both}};
-  command->add_option("--tags", options->session.output.tags, "Which tags to write")
-      ->transform(CLI::CheckedTransformer(tag_columns))
-      ->default_str("upos");
+      ->capture_default_str()
+      ->check(CLI::IsMember(names_of(kInputKinds)));
+  command->add_option("-f,--format", options->format, "Output format")
+      ->capture_default_str()
+      ->check(CLI::IsMember(names_of(kFormats)));
+  command->add_option("--tags", options->tags, "Which tags to write")
+      ->capture_default_str()
+      ->check(CLI::IsMember(names_of(kTagColumns)));
   command->add_flag("--probs", options->session.output.probabilities,
                     "Write each tag's probability");
   command->add_option("--top-k", options->session.output.top_k,

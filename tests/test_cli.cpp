@@ -1,6 +1,7 @@
 // The `sawtag` binary end to end: formats, options, exit codes and messages (design.md).
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <poll.h>
 #include <signal.h>
 
 #include <algorithm>
@@ -320,4 +321,43 @@ TEST_CASE_METHOD(CliFixture, "a closed stdout pipe ends quietly", "[cli]") {
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
   CHECK(sawtag::testing::read_file(err_path).empty());
+}
+
+TEST_CASE_METHOD(CliFixture, "stdin from a terminal: each line is flushed at once", "[cli]") {
+  const int terminal = ::posix_openpt(O_RDWR | O_NOCTTY);
+  REQUIRE(terminal >= 0);
+  REQUIRE(::grantpt(terminal) == 0);
+  REQUIRE(::unlockpt(terminal) == 0);
+  const std::string terminal_name = ::ptsname(terminal);
+  int pipe_fds[2];
+  REQUIRE(::pipe(pipe_fds) == 0);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    const int input = ::open(terminal_name.c_str(), O_RDWR);
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(input, 0);
+    ::dup2(pipe_fds[1], 1);
+    ::dup2(null, 2);
+    ::close(pipe_fds[0]);
+    ::execl(SAWTAG_BINARY, SAWTAG_BINARY, "-m", model.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(pipe_fds[1]);
+  const std::string line = "I saw a saw\n";
+  REQUIRE(::write(terminal, line.data(), line.size()) == static_cast<ssize_t>(line.size()));
+  // The tagged line must arrive while sawtag still waits for more input.
+  pollfd output{pipe_fds[0], POLLIN, 0};
+  const int ready = ::poll(&output, 1, 10000);
+  CHECK(ready == 1);
+  char buffer[256] = {};
+  const ssize_t got = ready == 1 ? ::read(pipe_fds[0], buffer, sizeof buffer - 1) : 0;
+  CHECK(std::string(buffer, got > 0 ? static_cast<std::size_t>(got) : 0).rfind("I/", 0) == 0);
+  REQUIRE(::write(terminal, "\x04", 1) == 1);  // end of input
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ::close(pipe_fds[0]);
+  ::close(terminal);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
 }
