@@ -209,7 +209,7 @@ TEST_CASE_METHOD(CliFixture, "conllu input keeps comments, MWT lines, empty node
   }
 }
 
-TEST_CASE_METHOD(CliFixture, "-o FILE and --attention FILE", "[cli]") {
+TEST_CASE_METHOD(CliFixture, "tag writes to a file with -o and attention with --attention", "[cli]") {
   const std::string output = dir.file("out.txt");
   const std::string attention = dir.file("attention.json");
   const RunResult result = tag({"-o", output, "--attention", attention}, "I saw a saw\nit\n");
