@@ -291,6 +291,23 @@ TEST_CASE("self-tests are checked when a Tagger is built", "[nn]") {
   CHECK_THROWS_AS(Tagger(std::make_shared<const Model>(model)), ModelError);
 }
 
+TEST_CASE("a Tagger refuses weights of the wrong shape, naming the tensor", "[nn]") {
+  Model model = testing::make_random_model();
+  model.parameters.encoder.layers[1].attention.key.weight = Tensor(Shape{8, 7});
+  try {
+    Tagger tagger(std::make_shared<const Model>(model));
+    FAIL("a wrong shape must throw ModelError");
+  } catch (const ModelError& error) {
+    const std::string message = error.what();
+    CHECK(message.find("encoder.layers.1.attention.key.weight") != std::string::npos);
+    CHECK(message.find("[8, 7]") != std::string::npos);
+    CHECK(message.find("expected [8, 8]") != std::string::npos);
+  }
+  Model fewer_layers = testing::make_random_model();
+  fewer_layers.parameters.encoder.layers.pop_back();
+  CHECK_THROWS_AS(Tagger(std::make_shared<const Model>(fewer_layers)), ModelError);
+}
+
 TEST_CASE("top-k candidates are sorted, capped at the tag set and start with the best tag",
           "[nn]") {
   const Tagger tagger(std::make_shared<const Model>(testing::make_random_model(deeper_config())));

@@ -2,6 +2,7 @@
 #include "sawtag/tagger.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -44,10 +45,42 @@ std::vector<TagCandidate> top_candidates(const nn::Matrix& probabilities, Eigen:
   return candidates;
 }
 
+// The loader validates a model file fully; this cheap check also covers models built in
+// memory, so that a wrong shape is a ModelError instead of an out-of-bounds read while tagging.
+void check_shapes(const Model& model) {
+  const ModelConfig& config = model.config;
+  const auto require_size = [](const std::string& what, std::size_t expected, std::size_t actual) {
+    if (expected != actual) {
+      throw ModelError("Tagger: " + what + ": expected " + std::to_string(expected) + ", actual " +
+                       std::to_string(actual));
+    }
+  };
+  require_size("number of UPOS tags (config.num_upos)", static_cast<std::size_t>(config.num_upos),
+               static_cast<std::size_t>(model.upos.size()));
+  require_size("number of XPOS tags (config.num_xpos)", static_cast<std::size_t>(config.num_xpos),
+               static_cast<std::size_t>(model.xpos.size()));
+  require_size("number of encoder layers", static_cast<std::size_t>(config.num_layers),
+               model.parameters.encoder.layers.size());
+  require_size("number of character convolutions", config.char_widths.size(),
+               model.parameters.encoder.char_convolutions.size());
+  for_each_parameter(model.parameters, config,
+                     [](const std::string& name, const Tensor& tensor, const Shape& expected_shape) {
+                       if (tensor.shape != expected_shape ||
+                           static_cast<std::int64_t>(tensor.data.size()) !=
+                               element_count(expected_shape)) {
+                         throw ModelError("Tagger: tensor " + name + " has shape " +
+                                          to_string(tensor.shape) + " (" +
+                                          std::to_string(tensor.data.size()) +
+                                          " values), expected " + to_string(expected_shape));
+                       }
+                     });
+}
+
 }  // namespace
 
 Tagger::Tagger(std::shared_ptr<const Model> model) : model_(std::move(model)) {
   if (!model_) throw ModelError("Tagger: no model given");
+  check_shapes(*model_);
   for (std::size_t t = 0; t < model_->self_tests.size(); ++t) {
     const SelfTest& test = model_->self_tests[t];
     const std::string name = "self-test " + std::to_string(t + 1) + " '" + join(test.words) + "'";
