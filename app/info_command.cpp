@@ -48,10 +48,9 @@ void write_architecture(std::ostream& out, const ModelConfig& config) {
   out << "\n";
   std::vector<std::string> widths;
   for (int width : config.char_widths) widths.push_back(std::to_string(width));
-  out << "  word_dim " << config.word_dim << ", char_dim " << config.char_dim
-      << ", char_widths " << join(widths, ",") << " x " << config.char_filters
-      << " filters, max_word_chars " << config.max_word_chars << ", shape_dim "
-      << config.shape_dim << "\n";
+  out << "  word_dim " << config.word_dim << ", char_dim " << config.char_dim << ", char_widths "
+      << join(widths, ",") << " x " << config.char_filters << " filters, max_word_chars "
+      << config.max_word_chars << ", shape_dim " << config.shape_dim << "\n";
   out << "  max_sequence_length " << config.max_sequence_length << ", layer_norm_epsilon "
       << config.layer_norm_epsilon << "\n";
 }
@@ -95,7 +94,8 @@ void run_info_command(const InfoCommandOptions& options) {
       << model.tokenizer.abbreviations.size() << " abbreviations\n";
   out << "self-tests: " << model.self_tests.size() << " sentences\n";
   out << "training:" << (model.training.fields.empty() ? " (no record)" : "") << "\n";
-  for (const auto& [key, value] : model.training.fields) out << "  " << key << ": " << value << "\n";
+  for (const auto& [key, value] : model.training.fields)
+    out << "  " << key << ": " << value << "\n";
   output.close();
 }
 

@@ -106,8 +106,10 @@ bool LineSource::next(std::string& line) {
   if (!line.empty() && line.back() == '\r') line.pop_back();
   if (repair_utf8(line) && !warned_) {
     warned_ = true;
-    spdlog::warn("{}:{}: invalid UTF-8 replaced by U+FFFD (later lines of this file are not "
-                 "reported)", name_, line_number_);
+    spdlog::warn(
+        "{}:{}: invalid UTF-8 replaced by U+FFFD (later lines of this file are not "
+        "reported)",
+        name_, line_number_);
   }
   return true;
 }

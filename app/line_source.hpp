@@ -26,7 +26,7 @@ class LineSource {
   bool next(std::string& line);
 
   std::size_t line_number() const { return line_number_; }  // of the last line read, 1-based
-  const std::string& name() const { return name_; }          // for messages; "<stdin>" for "-"
+  const std::string& name() const { return name_; }         // for messages; "<stdin>" for "-"
   bool is_terminal() const;
 
  private:

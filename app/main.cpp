@@ -1,9 +1,9 @@
 // The sawtag command line. Each subcommand lives in its own file and registers itself with
 // add_<name>_command(app); `tag` is the default. main is the only place that catches errors:
 // it prints one line on stderr and sets the exit status (0 ok, 1 bad input or model, 2 usage).
-#include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
 
 #include <csignal>
 #include <exception>

@@ -88,7 +88,8 @@ void run_tag_command(TagCommandOptions options) {
 void add_tag_command(CLI::App& app) {
   auto options = std::make_shared<TagCommandOptions>();
   CLI::App* command = app.add_subcommand(
-      "tag", "Tag text with parts of speech (the default command: `echo \"I saw a saw\" | sawtag`)");
+      "tag",
+      "Tag text with parts of speech (the default command: `echo \"I saw a saw\" | sawtag`)");
   command->add_option("files", options->inputs, "Input files; '-' or none reads stdin");
   command->add_option("-m,--model", options->model,
                       "Model file (default: $SAWTAG_MODEL, else the installed en_ewt.json)");
@@ -106,8 +107,9 @@ void add_tag_command(CLI::App& app) {
       ->check(CLI::IsMember(names_of(kTagColumns)));
   command->add_flag("--probs", options->session.output.probabilities,
                     "Write each tag's probability");
-  command->add_option("--top-k", options->session.output.top_k,
-                      "json/jsonl: also write the K most likely tags of each word")
+  command
+      ->add_option("--top-k", options->session.output.top_k,
+                   "json/jsonl: also write the K most likely tags of each word")
       ->check(CLI::Range(0, 100));
   command->add_option("--attention", options->attention,
                       "Write every sentence's attention weights as JSON to FILE "

@@ -56,9 +56,15 @@ TagSession::TagSession(std::shared_ptr<const Model> model, const TagSessionOptio
 void TagSession::tag(LineSource& source) {
   interactive_ = source.is_terminal();
   switch (options_.input) {
-    case InputKind::raw: tag_raw(source); break;
-    case InputKind::tokenized: tag_tokenized(source); break;
-    case InputKind::conllu: tag_conllu(source); break;
+    case InputKind::raw:
+      tag_raw(source);
+      break;
+    case InputKind::tokenized:
+      tag_tokenized(source);
+      break;
+    case InputKind::conllu:
+      tag_conllu(source);
+      break;
   }
 }
 

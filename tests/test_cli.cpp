@@ -1,8 +1,8 @@
 // The `sawtag` binary end to end: formats, options, exit codes and messages (design.md).
-#include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
 #include <poll.h>
 #include <signal.h>
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <regex>
@@ -13,8 +13,8 @@
 
 namespace {
 
-using sawtag::testing::RunResult;
 using sawtag::testing::run_sawtag;
+using sawtag::testing::RunResult;
 using sawtag::testing::split_lines;
 using sawtag::testing::TempDir;
 
@@ -124,7 +124,8 @@ TEST_CASE_METHOD(CliFixture, "tsv: one row per line, aligned columns", "[cli]") 
   CHECK(split_on(rows[2], '\t').size() == 5);
 }
 
-TEST_CASE_METHOD(CliFixture, "conllu from raw text: sent_id, text, MWT lines, SpaceAfter", "[cli]") {
+TEST_CASE_METHOD(CliFixture, "conllu from raw text: sent_id, text, MWT lines, SpaceAfter",
+                 "[cli]") {
   const RunResult result = tag({"-f", "conllu", "--tags", "both"}, "I don't see.\nI saw\n");
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
@@ -170,7 +171,8 @@ TEST_CASE_METHOD(CliFixture, "json and jsonl parse; --top-k gives candidates", "
   REQUIRE(jsonl.exit_code == 0);
   const auto lines = split_lines(jsonl.out);
   REQUIRE(lines.size() == 3);
-  for (const std::string& line : lines) CHECK(nlohmann::json::parse(line)["words"][0].contains("xpos"));
+  for (const std::string& line : lines)
+    CHECK(nlohmann::json::parse(line)["words"][0].contains("xpos"));
 }
 
 TEST_CASE_METHOD(CliFixture, "tokenized input splits on whitespace only", "[cli]") {
@@ -183,7 +185,8 @@ TEST_CASE_METHOD(CliFixture, "tokenized input splits on whitespace only", "[cli]
   CHECK(tokens[3].rfind("saw./", 0) == 0);
 }
 
-TEST_CASE_METHOD(CliFixture, "conllu input keeps comments, MWT lines, empty nodes, columns", "[cli]") {
+TEST_CASE_METHOD(CliFixture, "conllu input keeps comments, MWT lines, empty nodes, columns",
+                 "[cli]") {
   const std::string path = dir.write("gold.conllu", kConllu);
   const RunResult result = tag({"--input", "conllu", "-f", "conllu", "--probs", path});
   INFO(result.err);
@@ -194,7 +197,8 @@ TEST_CASE_METHOD(CliFixture, "conllu input keeps comments, MWT lines, empty node
   for (std::size_t i = 0; i < expected.size(); ++i) {
     const auto expected_columns = split_on(expected[i], '\t');
     const auto actual_columns = split_on(actual[i], '\t');
-    if (expected[i].empty() || expected[i][0] == '#' || expected_columns[0].find_first_of("-.") != std::string::npos) {
+    if (expected[i].empty() || expected[i][0] == '#' ||
+        expected_columns[0].find_first_of("-.") != std::string::npos) {
       CHECK(actual[i] == expected[i]);
       continue;
     }
@@ -209,7 +213,8 @@ TEST_CASE_METHOD(CliFixture, "conllu input keeps comments, MWT lines, empty node
   }
 }
 
-TEST_CASE_METHOD(CliFixture, "tag writes to a file with -o and attention with --attention", "[cli]") {
+TEST_CASE_METHOD(CliFixture, "tag writes to a file with -o and attention with --attention",
+                 "[cli]") {
   const std::string output = dir.file("out.txt");
   const std::string attention = dir.file("attention.json");
   const RunResult result = tag({"-o", output, "--attention", attention}, "I saw a saw\nit\n");
@@ -248,7 +253,8 @@ TEST_CASE_METHOD(CliFixture, "input errors: exit 1 and one line naming the file"
   check_one_line_error(tag({"--input", "conllu", bad}), 1, "bad.conllu:2");
 }
 
-TEST_CASE_METHOD(CliFixture, "invalid UTF-8: replaced, one warning with file:line, exit 0", "[cli]") {
+TEST_CASE_METHOD(CliFixture, "invalid UTF-8: replaced, one warning with file:line, exit 0",
+                 "[cli]") {
   const std::string path = dir.write("latin1.txt", "I saw\nbad \xFF saw\nworse \xFE\n");
   const RunResult result = tag({path});
   CHECK(result.exit_code == 0);

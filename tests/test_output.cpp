@@ -47,13 +47,15 @@ struct Example {
   Sentence sentence = make_sentence({"I", "saw", "a", "saw"});
   TagResult result;
   Example() {
-    result.words = {word_tags("PRON", "PRP", 0.99f, 0.98f), word_tags("VERB", "VBD", 0.982f, 0.951f),
-                    word_tags("DET", "DT", 0.97f, 0.96f), word_tags("NOUN", "NN", 0.9f, 0.85f)};
+    result.words = {word_tags("PRON", "PRP", 0.99f, 0.98f),
+                    word_tags("VERB", "VBD", 0.982f, 0.951f), word_tags("DET", "DT", 0.97f, 0.96f),
+                    word_tags("NOUN", "NN", 0.9f, 0.85f)};
   }
   TaggedSentence tagged() const { return {&sentence, &result}; }
 };
 
-std::string write(const OutputOptions& options, const std::vector<std::vector<TaggedSentence>>& lines) {
+std::string write(const OutputOptions& options,
+                  const std::vector<std::vector<TaggedSentence>>& lines) {
   std::ostringstream out;
   auto writer = sawtag::make_output_writer(out, options);
   for (const auto& line : lines) writer->write_line(line);
@@ -97,7 +99,8 @@ TEST_CASE("text and tsv: a space inside a word becomes U+00A0", "[output]") {
   Example example;
   example.sentence.words[2].form = "a b";
   CHECK(write(options_for(OutputFormat::text), {{example.tagged()}}) ==
-        "I/PRON saw/VERB a\xC2\xA0" "b/DET saw/NOUN\n");
+        "I/PRON saw/VERB a\xC2\xA0"
+        "b/DET saw/NOUN\n");
 }
 
 TEST_CASE("tsv: aligned columns, one row per line", "[output]") {
@@ -137,7 +140,8 @@ TEST_CASE("json: empty input is an empty array; upos only has no xpos keys", "[o
   CHECK(nlohmann::json::parse(write(options_for(OutputFormat::json), {})) ==
         nlohmann::json::array());
   const Example example;
-  const auto document = nlohmann::json::parse(write(options_for(OutputFormat::json), {{example.tagged()}}));
+  const auto document =
+      nlohmann::json::parse(write(options_for(OutputFormat::json), {{example.tagged()}}));
   const auto& word = document[0]["words"][0];
   CHECK(word.contains("upos"));
   CHECK_FALSE(word.contains("xpos"));
@@ -148,8 +152,8 @@ TEST_CASE("json: empty input is an empty array; upos only has no xpos keys", "[o
 TEST_CASE("jsonl: one object per sentence per line, with multi-word tokens", "[output]") {
   Example example;
   example.sentence.multiword_tokens.push_back({3, 4, sawtag::Word{"asaw"}});
-  const std::string text =
-      write(options_for(OutputFormat::jsonl, TagColumns::xpos), {{example.tagged(), example.tagged()}, {}});
+  const std::string text = write(options_for(OutputFormat::jsonl, TagColumns::xpos),
+                                 {{example.tagged(), example.tagged()}, {}});
   std::istringstream lines(text);
   std::string line;
   int count = 0;
@@ -181,7 +185,8 @@ TEST_CASE("conllu: UPOS/XPOS filled, other columns and MISC kept", "[output]") {
   example.sentence.words[1].lemma = "see";
 
   Sentence filled = example.sentence;
-  sawtag::apply_tags(filled, example.result, options_for(OutputFormat::conllu, TagColumns::upos, true));
+  sawtag::apply_tags(filled, example.result,
+                     options_for(OutputFormat::conllu, TagColumns::upos, true));
   CHECK(filled.comments == example.sentence.comments);
   CHECK(filled.words[0].upos == "PRON");
   CHECK(filled.words[0].xpos == "GOLD");  // --tags upos leaves XPOS alone
@@ -197,7 +202,8 @@ TEST_CASE("conllu: UPOS/XPOS filled, other columns and MISC kept", "[output]") {
 
 TEST_CASE("conllu writer: ten columns per word line", "[output]") {
   const Example example;
-  const std::string text = write(options_for(OutputFormat::conllu, TagColumns::both), {{example.tagged()}});
+  const std::string text =
+      write(options_for(OutputFormat::conllu, TagColumns::both), {{example.tagged()}});
   std::istringstream lines(text);
   std::string line;
   int words = 0;

@@ -100,8 +100,10 @@ class TsvWriter : public OutputWriter {
         add(column++, protect_spaces(tagged.sentence->words[i].form));
         if (upos) add(column++, tags.upos);
         if (xpos) add(column++, tags.xpos);
-        if (options_.probabilities && upos) add(column++, format_probability(tags.upos_probability));
-        if (options_.probabilities && xpos) add(column++, format_probability(tags.xpos_probability));
+        if (options_.probabilities && upos)
+          add(column++, format_probability(tags.upos_probability));
+        if (options_.probabilities && xpos)
+          add(column++, format_probability(tags.xpos_probability));
       }
     }
     std::string row;
@@ -242,11 +244,16 @@ class JsonWriter : public OutputWriter {
 
 std::unique_ptr<OutputWriter> make_output_writer(std::ostream& out, const OutputOptions& options) {
   switch (options.format) {
-    case OutputFormat::text: return std::make_unique<TextWriter>(out, options);
-    case OutputFormat::tsv: return std::make_unique<TsvWriter>(out, options);
-    case OutputFormat::conllu: return std::make_unique<ConlluWriter>(out, options);
-    case OutputFormat::json: return std::make_unique<JsonWriter>(out, options, false);
-    case OutputFormat::jsonl: return std::make_unique<JsonWriter>(out, options, true);
+    case OutputFormat::text:
+      return std::make_unique<TextWriter>(out, options);
+    case OutputFormat::tsv:
+      return std::make_unique<TsvWriter>(out, options);
+    case OutputFormat::conllu:
+      return std::make_unique<ConlluWriter>(out, options);
+    case OutputFormat::json:
+      return std::make_unique<JsonWriter>(out, options, false);
+    case OutputFormat::jsonl:
+      return std::make_unique<JsonWriter>(out, options, true);
   }
   return std::make_unique<TextWriter>(out, options);
 }
