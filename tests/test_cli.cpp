@@ -367,3 +367,34 @@ TEST_CASE_METHOD(CliFixture, "stdin from a terminal: each line is flushed at onc
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
 }
+
+TEST_CASE_METHOD(CliFixture, "model search: beside the binary, else a message saying what to do",
+                 "[cli]") {
+  // A copy of the binary in <prefix>/bin looks for <prefix>/share/sawtag/en_ewt.json.
+  std::filesystem::create_directories(dir.file("prefix/bin"));
+  const std::string binary = dir.file("prefix/bin/sawtag");
+  std::filesystem::copy_file(SAWTAG_BINARY, binary);
+  std::filesystem::permissions(binary, std::filesystem::perms::owner_exec,
+                               std::filesystem::perm_options::add);
+  const auto run_copy = [&binary] {
+    TempDir scratch;
+    const std::string command = "echo 'I saw' | env -u SAWTAG_MODEL '" + binary + "' > '" +
+                                scratch.file("out") + "' 2> '" + scratch.file("err") + "'";
+    const int status = std::system(command.c_str());
+    RunResult result;
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = sawtag::testing::read_file(scratch.file("out"));
+    result.err = sawtag::testing::read_file(scratch.file("err"));
+    return result;
+  };
+  if (!std::filesystem::exists(SAWTAG_SOURCE_DIR "/models/en_ewt.json")) {
+    check_one_line_error(run_copy(), 1, "no model found");
+    CHECK(run_copy().err.find("-m MODEL") != std::string::npos);
+  }
+  std::filesystem::create_directories(dir.file("prefix/share/sawtag"));
+  std::filesystem::copy_file(model, dir.file("prefix/share/sawtag/en_ewt.json"));
+  const RunResult found = run_copy();
+  INFO(found.err);
+  CHECK(found.exit_code == 0);
+  CHECK(found.out.rfind("I/", 0) == 0);
+}
