@@ -60,9 +60,10 @@ class Splitter {
                         (is_rule(token.token) || is_upper(first_char(tokens_[i + 1].token)));
       } else if (ends_time_stamp(i) || ends_closing(i)) {
         pending_start = true;
-      } else if (i + 1 < tokens_.size() && (is_url(token.token) || is_closing_angle(token.token))) {
-        // In EWT a URL or a "<address>" followed by another URL or a capital ends a sentence
-        // nine times out of ten.
+      } else if (i + 1 < tokens_.size() && (is_url(token.token) || is_closing_angle(token.token) ||
+                                            is_closing_bracket(token.token))) {
+        // In EWT train a URL or a "<address>" followed by another URL or a capital ends a
+        // sentence nine times out of ten, ")" before a capital 55 times out of 104.
         const ScannedToken& next = tokens_[i + 1].token;
         pending_start = is_url(next) || (next.kind == TokenKind::word && is_upper(first_char(next)));
       }
@@ -110,6 +111,11 @@ class Splitter {
     if (token.kind != TokenKind::protected_token || token.last - token.first < 5) return false;
     const std::string start = lowercase_text({token.first, token.first + 4, token.kind});
     return start == "http" || start == "www.";
+  }
+
+  bool is_closing_bracket(const ScannedToken& token) const {
+    return token.kind == TokenKind::punctuation && token.last - token.first == 1 &&
+           first_char(token) == ')';
   }
 
   bool is_closing_angle(const ScannedToken& token) const {
