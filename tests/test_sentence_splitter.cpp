@@ -57,6 +57,7 @@ TEST_CASE("no sentence end inside abbreviations, numbers, URLs, addresses, file 
       {"e.g.", "Fruit, e.g. Apples, is good.", "Fruit, e.g. Apples, is good."},
       {"a.m.", "At 9 a.m. we met.", "At 9 a.m. we met."},
       {"initial", "John F. Kennedy spoke.", "John F. Kennedy spoke."},
+      {"I is no initial", "He is taller than I. We know.", "He is taller than I. | We know."},
       {"number", "It costs 3.50 dollars. Cheap.", "It costs 3.50 dollars. | Cheap."},
       {"URL", "See www.example.com/a.html for more. Bye.",
        "See www.example.com/a.html for more. | Bye."},

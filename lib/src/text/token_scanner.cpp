@@ -218,7 +218,8 @@ class ChunkScanner {
 
   bool is_abbreviation(std::size_t begin, std::size_t period, bool has_inner_period) const {
     const std::size_t length = period - begin;
-    if (length == 1 && is_upper(at(begin))) return true;  // an initial: "M."
+    // An initial: "John F. Kennedy"; "I." ends a sentence ("taller than I.").
+    if (length == 1 && is_upper(at(begin))) return at(begin) != 'I';
     std::string candidate;
     for (std::size_t i = begin; i <= period; ++i) append_utf8(candidate, at(i));
     if (abbreviations_.exact.count(candidate) > 0) return true;
