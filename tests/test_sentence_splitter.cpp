@@ -105,6 +105,7 @@ TEST_CASE("line breaks: a blank line always ends a sentence, one line break does
   const Tokenizer per_line(TokenizerData{}, options);
   CHECK(sentence_texts(per_line.tokenize(text)) ==
         "First line | same sentence | New paragraph | Third");
+  CHECK(sentence_texts(per_line.tokenize("He left.\n\"Bye\"")) == "He left. | \"Bye\"");
 }
 
 TEST_CASE("e-mail headers: a date and time stand alone", "[sentence_splitter]") {

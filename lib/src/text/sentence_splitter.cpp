@@ -29,17 +29,17 @@ class Splitter {
       pending_start = false;
       if (token.starts_sentence) last_sentence_start_ = i;
       if (token.token.kind == TokenKind::abbreviation && abbreviation_ends_sentence(i)) {
-          // "etc." -> "etc" "." and the sentence ends.
-          PlacedToken period = token;
-          period.token = {token.token.last - 1, token.token.last, TokenKind::punctuation};
-          period.newlines_before = 0;
-          period.space_before = false;
-          period.starts_sentence = false;
-          period.starts_paragraph = false;
-          token.token.last -= 1;
-          token.token.kind = TokenKind::word;
-          result.push_back(token);
-          result.push_back(period);
+        // "etc." -> "etc" "." and the sentence ends.
+        PlacedToken period = token;
+        period.token = {token.token.last - 1, token.token.last, TokenKind::punctuation};
+        period.newlines_before = 0;
+        period.space_before = false;
+        period.starts_sentence = false;
+        period.starts_paragraph = false;
+        token.token.last -= 1;
+        token.token.kind = TokenKind::word;
+        result.push_back(token);
+        result.push_back(period);
         pending_start = true;
         continue;
       }
@@ -47,7 +47,7 @@ class Splitter {
       if (token.token.kind == TokenKind::punctuation && is_terminal(token.token)) {
         // Closing quotes attached to the terminal, closing brackets and emoticons stay in this
         // sentence: 'he said "no!" Then' -> 'he said "no!"' | 'Then'.
-        while (i + 1 < tokens_.size() && tokens_[i + 1].newlines_before < 2 &&
+        while (i + 1 < tokens_.size() && !breaks_line(tokens_[i + 1]) &&
                stays_after_terminal(tokens_[i + 1])) {
           result.push_back(tokens_[++i]);
           result.back().starts_sentence = false;
@@ -103,8 +103,13 @@ class Splitter {
   }
 
   bool is_emoticon(const ScannedToken& token) const {
-    return token.kind == TokenKind::protected_token && !is_alphanumeric(first_char(token)) &&
-           first_char(token) != '@' && first_char(token) != '#';
+    return token.kind == TokenKind::protected_token && token.last - token.first <= 4 &&
+           contains(kEmoticons, encode_range(text_, token.first, token.last));
+  }
+
+  // A blank line before the token, or a line break when every line is a sentence.
+  bool breaks_line(const PlacedToken& token) const {
+    return token.newlines_before >= 2 || (options_.sentence_per_line && token.newlines_before >= 1);
   }
 
   bool is_url(const ScannedToken& token) const {
