@@ -123,9 +123,9 @@ class Splitter {
            first_char(token) == ')';
   }
 
+  // ">" or ">>", as after "<address>" and "<< File: notes.doc >>".
   bool is_closing_angle(const ScannedToken& token) const {
-    return token.kind == TokenKind::punctuation && token.last - token.first == 1 &&
-           first_char(token) == '>';
+    return token.kind == TokenKind::punctuation && first_char(token) == '>';
   }
 
   // A line of "=====", "*****" or "_____".
@@ -136,7 +136,9 @@ class Splitter {
 
   std::string lowercase_text(const ScannedToken& token) const {
     std::string result;
-    for (std::size_t i = token.first; i < token.last; ++i) append_utf8(result, to_lower(text_[i].value));
+    for (std::size_t i = token.first; i < token.last; ++i) {
+      append_utf8(result, to_lower(text_[i].value));
+    }
     return result;
   }
 
@@ -163,8 +165,9 @@ class Splitter {
 
   // "... 12:05 PM" followed by anything.
   bool ends_time_stamp(std::size_t index) const {
+    if (index < 1 || tokens_[index].token.last - tokens_[index].token.first != 2) return false;
     const std::string text = lowercase_text(tokens_[index].token);
-    if (index < 1 || (text != "am" && text != "pm")) return false;
+    if (text != "am" && text != "pm") return false;
     const ScannedToken& time = tokens_[index - 1].token;
     return time.kind == TokenKind::number && count_of(time, ':') >= 1 &&
            is_upper(first_char(tokens_[index].token));
@@ -177,21 +180,20 @@ class Splitter {
       return false;
     }
     const std::string closing = lowercase_text(tokens_[index - 1].token);
-    return last_sentence_start_ + 1 == index &&
-           contains(kClosings, closing) &&
+    return last_sentence_start_ + 1 == index && contains(kClosings, closing) &&
            is_upper(first_char(tokens_[index + 1].token));
   }
 
   // "know Please call": a starter word right after a word or number.
   bool is_sentence_starter(std::size_t index) const {
     const ScannedToken& previous = tokens_[index - 1].token;
-    const bool after_angle = previous.kind == TokenKind::punctuation && first_char(previous) == '>';
     if (previous.kind != TokenKind::word && previous.kind != TokenKind::number &&
-        previous.kind != TokenKind::abbreviation && !after_angle) {
+        previous.kind != TokenKind::abbreviation && !is_closing_angle(previous)) {
       return false;
     }
-    const std::string text = encode_range(text_, tokens_[index].token.first, tokens_[index].token.last);
-    return contains(kSentenceStarters, text);
+    const ScannedToken& token = tokens_[index].token;
+    return token.last - token.first <= 8 &&
+           contains(kSentenceStarters, encode_range(text_, token.first, token.last));
   }
 
   // Whether the token at `next` (after a terminal) starts a new sentence.
@@ -204,7 +206,7 @@ class Splitter {
 
   bool abbreviation_ends_sentence(std::size_t index) const {
     // The last word of a paragraph: "... in the U.S." -> "U.S" ".".
-    if (index + 1 >= tokens_.size() || tokens_[index + 1].newlines_before >= 2) return true;
+    if (index + 1 >= tokens_.size() || breaks_line(tokens_[index + 1])) return true;
     // "Sat. or Sun. Please call" -> "... Sun" "." | "Please call".
     if (is_sentence_starter(index + 1)) return true;
     const std::string lowercase = lowercase_text(tokens_[index].token);
