@@ -5,15 +5,25 @@
 
 #include "sawtag/tokenizer.hpp"
 #include "text/character_classes.hpp"
+#include "text/utf8.hpp"
 
 namespace sawtag {
 
 namespace {
 
-bool has_letter(const std::string& form) {
-  return std::any_of(form.begin(), form.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || static_cast<unsigned char>(c) >= 0x80;
-  });
+// "Mr.", "U.S.", "Ass't.": letters, inner periods and apostrophes, one final period.
+bool looks_like_abbreviation(const std::string& form) {
+  if (form.size() < 2 || form.back() != '.' || form.find("..") != std::string::npos) return false;
+  bool has_letter = false;
+  for (const text::CodePoint& code_point : text::decode_utf8(form)) {
+    const char32_t value = code_point.value;
+    if (text::is_letter(value)) {
+      has_letter = true;
+    } else if (value != '.' && value != '\'' && value != U'\u2019') {
+      return false;
+    }
+  }
+  return has_letter;
 }
 
 struct FormCounts {
@@ -45,7 +55,7 @@ TokenizerData learn_tokenizer_data(const std::vector<Sentence>& sentences) {
       }
       const Word& word = sentence.words[i];
       ++forms[text::to_lower(word.form)].as_single_word;
-      if (word.form.size() >= 2 && word.form.back() == '.' && has_letter(word.form)) {
+      if (looks_like_abbreviation(word.form)) {
         ++kept_whole[word.form];
       }
       if (word.form == "." && previous_form != nullptr) ++period_split[*previous_form + "."];
