@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds pre-trained word vectors for `sawtag train --pretrained-embeddings` from the unlabelled
 # Wikipedia text in ../shared/data/unlabeled, with Debian's fasttext (skip-gram, dim 128,
-# min count 5, 5 epochs, no subwords). Text is lower-cased and split the way UD English splits
+# min count 5, $EPOCHS epochs (default 5), no subwords). Text is lower-cased and split the way UD English splits
 # words ("don't" -> "do n't", punctuation off), so the vectors' words match the tagger's.
 #
 #   scripts/build_vectors.sh [OUT_DIR]     # default: build/vectors; takes ~40 min on 2 cores
@@ -10,6 +10,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${SAWTAG_UNLABELED:-$here/../shared/data/unlabeled/enwiki-2015-32M-words.txt.xz}
 out=${1:-$here/build/vectors}
 threads=${THREADS:-2}
+epochs=${EPOCHS:-5}
 mkdir -p "$out"
 command -v fasttext >/dev/null || { echo "fasttext is missing: apt-get install fasttext" >&2; exit 1; }
 [[ -f $corpus ]] || { echo "$corpus: not found (set SAWTAG_UNLABELED)" >&2; exit 1; }
@@ -26,6 +27,6 @@ if [[ ! -s $out/wiki.tok ]]; then
     s/\s+/ /g; s/^ //; s/ $/\n/;' > "$out/wiki.tok.partial"
   mv "$out/wiki.tok.partial" "$out/wiki.tok"
 fi
-fasttext skipgram -input "$out/wiki.tok" -output "$out/wiki" -dim 128 -minCount 5 -epoch 5 \
-  -maxn 0 -thread "$threads" -verbose 1
+fasttext skipgram -input "$out/wiki.tok" -output "$out/wiki" -dim 128 -minCount 5 -epoch "$epochs" \
+  -maxn 0 -thread "$threads" -verbose 2
 echo "vectors: $out/wiki.vec"
