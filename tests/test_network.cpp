@@ -203,6 +203,25 @@ TEST_CASE("the forward pass agrees with a naive double-precision one", "[nn]") {
   }
 }
 
+TEST_CASE("training-mode dropout is driven only by the random generator passed in", "[nn]") {
+  const Model model = testing::make_random_model(deeper_config());
+  const std::vector<WordFeatures> words = features_of(model, kSentence);
+  const auto run = [&](float rate, std::uint64_t seed) {
+    std::mt19937_64 random(seed);
+    nn::ForwardOptions options;
+    options.dropout_rate = rate;
+    options.random = &random;
+    nn::NetworkCache cache;
+    return nn::network_forward(model.parameters, model.config, words, options, &cache).upos_logits;
+  };
+  const nn::Matrix inference =
+      nn::network_forward(model.parameters, model.config, words, {}, nullptr).upos_logits;
+  CHECK(run(0.0f, 1) == inference);
+  CHECK(run(0.3f, 1) == run(0.3f, 1));
+  CHECK(run(0.3f, 1) != run(0.3f, 2));
+  CHECK(run(0.3f, 1) != inference);
+}
+
 TEST_CASE("attention rows sum to 1 in every layer and head", "[nn]") {
   const Tagger tagger(std::make_shared<const Model>(testing::make_random_model(deeper_config())));
   TagOptions options;
