@@ -153,7 +153,7 @@ TEST_CASE("model file: save then load is identical, JSON array encoding", "[mode
 
 TEST_CASE("model file: awkward float values survive both encodings bit for bit", "[model_file]") {
   Model model = full_model();
-  std::vector<float>& data = model.parameters.encoder.word_embedding.data;
+  TensorData& data = model.parameters.encoder.word_embedding.data;
   const std::vector<float> awkward = {-0.0f, 0.0f, 0.1f, -1.0f / 3.0f,
                                       std::numeric_limits<float>::max(),
                                       std::numeric_limits<float>::lowest(),
@@ -179,14 +179,18 @@ TEST_CASE("model file: saving replaces an existing file", "[model_file]") {
 TEST_CASE("model file: \\u escapes and base64-looking strings outside tensors", "[model_file]") {
   Model model = full_model();
   model.training.fields["note"] = "base64:AAAA";
+  model.training.fields["placeholder-like"] = "base64:#0";
   model.tokenizer.abbreviations.push_back("base64:QUJD");
+  Model with_quote = model;
+  with_quote.training.fields["quoted"] = "base64:a\"b";  // an escape inside: parsed as it is
   std::string text = serialize_model(model);
   const std::string plain = "\"random test model\"";
   REQUIRE(text.find(plain) != std::string::npos);
   text.replace(text.find(plain), plain.size(), "\"r\\u0061ndom test model\"");
-  for (const std::string& variant : {serialize_model(model), text}) {
+  for (const std::string& variant : {serialize_model(model), text, serialize_model(with_quote)}) {
     const Model loaded = parse_model(variant, "memory");
     CHECK(loaded.training.fields.at("note") == "base64:AAAA");
+    CHECK(loaded.training.fields.at("placeholder-like") == "base64:#0");
     CHECK(loaded.tokenizer.abbreviations.back() == "base64:QUJD");
     CHECK(loaded.training.fields.at("corpus") == "random test model");
     require_same_tensors(model, loaded);
@@ -445,6 +449,7 @@ TEST_CASE("model file error: base64 of the wrong length or alphabet", "[model_fi
   CHECK_THAT(with_data(bad_character),
              Equals("bad.json: tensor 'heads.upos.bias': invalid base64 character '*' at "
                     "position 10 of its data"));
+  CHECK_THAT(with_data("base64:#0"), StartsWith("bad.json: tensor 'heads.upos.bias': base64 data of length 2 is malformed"));
   CHECK_THAT(with_data("AAAA"), Equals("bad.json: tensor 'heads.upos.bias': data string must "
                                        "start with \"base64:\", got 'AAAA'"));
 }

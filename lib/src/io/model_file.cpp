@@ -32,8 +32,10 @@
 namespace sawtag {
 namespace {
 
-// Keys keep the file's order, so a saved file lists tensors as for_each_parameter does.
-using Json = nlohmann::ordered_json;
+// Read into nlohmann::json (faster to parse); write with ordered_json so that sections keep the
+// order of for_each_config_field and of the struct fields.
+using Json = nlohmann::json;
+using OrderedJson = nlohmann::ordered_json;
 
 constexpr int kMaxJsonDepth = 64;  // the format needs 5 levels; deeper is not a model
 constexpr std::string_view kBase64Prefix = "base64:";
@@ -72,7 +74,7 @@ bool is_little_endian() {
   return first == 1;
 }
 
-void swap_bytes(std::vector<float>& values) {
+void swap_bytes(TensorData& values) {
   for (float& value : values) {
     unsigned char bytes[sizeof(float)];
     std::memcpy(bytes, &value, sizeof(float));
@@ -81,12 +83,24 @@ void swap_bytes(std::vector<float>& values) {
   }
 }
 
-// ---- Cutting the payloads out before parsing -------------------------------------------------
-
-bool is_base64_char(char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
-         c == '/' || c == '=';
+// Index of the first NaN or Inf among `size` values, or `size`. The first pass has no branch,
+// so it vectorises: this runs over every weight of every model loaded.
+std::size_t first_non_finite(const float* values, std::size_t size) {
+  constexpr std::uint32_t kExponent = 0x7f800000u;  // all ones for Inf and NaN
+  std::uint32_t any = 0;
+  for (std::size_t i = 0; i < size; ++i) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, values + i, sizeof(bits));
+    any |= static_cast<std::uint32_t>((bits & kExponent) == kExponent);
+  }
+  if (any == 0) return size;
+  for (std::size_t i = 0; i < size; ++i) {
+    if (!std::isfinite(values[i])) return i;
+  }
+  return size;
 }
+
+// ---- Cutting the payloads out before parsing -------------------------------------------------
 
 // `text` with every "base64:<payload>" string's payload replaced by "#<index>".
 struct CutDocument {
@@ -111,8 +125,11 @@ struct CutDocument {
 };
 
 // std::nullopt when the cut could change the meaning: then the text is parsed as it is.
-// Without "\u" escapes a parsed string can only read "base64:#..." if the file spells it out,
-// and a payload holding '#' is not cut, so every placeholder comes from this function.
+// Without "\u" escapes and backslashes in payloads, the characters of a payload are exactly
+// those of the string, and a string reads "base64:#..." only if it was cut (even "base64:#7"
+// itself is cut, and its payload "#7" kept), so every placeholder maps to its own payload.
+// The payload's characters are checked by base64::decode, not here: one pass over them is
+// enough.
 std::optional<CutDocument> cut_payloads(std::string_view text) {
   if (text.find("\\u") != std::string_view::npos) return std::nullopt;
   constexpr std::string_view kMarker = "\"base64:";
@@ -125,9 +142,9 @@ std::optional<CutDocument> cut_payloads(std::string_view text) {
     const std::size_t begin = position + kMarker.size();
     position = begin;
     if (backslashes % 2 == 1) continue;  // an escaped quote inside some other string
-    std::size_t end = begin;
-    while (end < text.size() && is_base64_char(text[end])) ++end;
-    if (end == text.size() || text[end] != '"') return std::nullopt;
+    const std::size_t end = text.find('"', begin);
+    if (end == std::string_view::npos) return std::nullopt;  // truncated: let the parser say so
+    if (std::memchr(text.data() + begin, '\\', end - begin) != nullptr) return std::nullopt;
     cut.text.append(text.substr(copied, begin - copied));
     const std::string placeholder = "#" + std::to_string(cut.payloads.size());
     cut.cuts.push_back({cut.text.size(), placeholder.size(), end - begin});
@@ -314,7 +331,15 @@ class ModelReader {
   // A placeholder left by cut_payloads() turned back into the file's text.
   std::string restore(const std::string& text) const {
     if (!cut_ || text.compare(0, kBase64Prefix.size() + 1, "base64:#") != 0) return text;
-    return std::string(kBase64Prefix) + std::string(payload(text));
+    const std::string_view original = payload(text);
+    for (char c : original) {
+      // The parser would have refused it had the string not been cut.
+      if (static_cast<unsigned char>(c) < 0x20) {
+        fail("not valid JSON: a control character in the string " +
+             quote(std::string(kBase64Prefix) + std::string(original)));
+      }
+    }
+    return std::string(kBase64Prefix) + std::string(original);
   }
 
   // The base64 characters after "base64:" in a string of the file.
@@ -527,11 +552,10 @@ class ModelReader {
       fail(path + ": data must be a \"base64:...\" string or an array of numbers, got " +
            data.type_name());
     }
-    for (std::size_t i = 0; i < tensor.data.size(); ++i) {
-      if (!std::isfinite(tensor.data[i])) {
-        fail(path + " has a non-finite value (" + (std::isnan(tensor.data[i]) ? "NaN" : "Inf") +
-             ") at index " + std::to_string(i));
-      }
+    const std::size_t bad = first_non_finite(tensor.data.data(), tensor.data.size());
+    if (bad < tensor.data.size()) {
+      fail(path + " has a non-finite value (" + (std::isnan(tensor.data[bad]) ? "NaN" : "Inf") +
+           ") at index " + std::to_string(bad));
     }
   }
 
@@ -599,7 +623,7 @@ void append_tensor_data(const Tensor& tensor, TensorEncoding encoding, std::stri
     if (is_little_endian()) {
       base64::encode_append(tensor.data.data(), tensor.data.size() * sizeof(float), out);
     } else {
-      std::vector<float> swapped = tensor.data;
+      TensorData swapped = tensor.data;
       swap_bytes(swapped);
       base64::encode_append(swapped.data(), swapped.size() * sizeof(float), out);
     }
@@ -614,8 +638,8 @@ void append_tensor_data(const Tensor& tensor, TensorEncoding encoding, std::stri
   out += ']';
 }
 
-Json config_json(const ModelConfig& config) {
-  Json section = Json::object();
+OrderedJson config_json(const ModelConfig& config) {
+  OrderedJson section = OrderedJson::object();
   for_each_config_field(config, [&](const char* name, const auto& field) {
     using Field = std::decay_t<decltype(field)>;
     if constexpr (std::is_same_v<Field, float>) {
@@ -629,15 +653,15 @@ Json config_json(const ModelConfig& config) {
   return section;
 }
 
-Json self_tests_json(const std::vector<SelfTest>& self_tests) {
-  Json list = Json::array();
+OrderedJson self_tests_json(const std::vector<SelfTest>& self_tests) {
+  OrderedJson list = OrderedJson::array();
   for (const SelfTest& test : self_tests) {
-    list.push_back(Json{{"words", test.words}, {"upos", test.upos}});
+    list.push_back(OrderedJson{{"words", test.words}, {"upos", test.upos}});
   }
   return list;
 }
 
-void append_section(const char* key, const Json& value, bool last, std::string& out) {
+void append_section(const char* key, const OrderedJson& value, bool last, std::string& out) {
   out += " \"";
   out += key;
   out += "\": ";
@@ -688,12 +712,11 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
                                           ", got " + to_string(tensor.shape) + " with " +
                                           std::to_string(tensor.data.size()) + " values");
                        }
-                       for (std::size_t i = 0; i < tensor.data.size(); ++i) {
-                         if (!std::isfinite(tensor.data[i])) {
-                           throw ModelError("cannot save the model: tensor '" + name +
-                                            "' has a non-finite value at index " +
-                                            std::to_string(i));
-                         }
+                       const std::size_t bad = first_non_finite(tensor.data.data(), tensor.data.size());
+                       if (bad < tensor.data.size()) {
+                         throw ModelError("cannot save the model: tensor '" + name +
+                                          "' has a non-finite value at index " +
+                                          std::to_string(bad));
                        }
                        total_values += tensor.data.size();
                      });
@@ -702,20 +725,20 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
   out.reserve(total_values * (encoding == TensorEncoding::base64 ? 6 : 14) + 4096);
   try {
     out += "{\n";
-    append_section("format", Json(kModelFormat), false, out);
-    append_section("version", Json(kModelVersion), false, out);
+    append_section("format", OrderedJson(kModelFormat), false, out);
+    append_section("version", OrderedJson(kModelVersion), false, out);
     append_section("config", config_json(config), false, out);
     append_section("vocabularies",
-                   Json{{"words", model.words.items()}, {"chars", model.chars.items()}}, false, out);
-    append_section("tag_sets", Json{{"upos", model.upos.items()}, {"xpos", model.xpos.items()}},
+                   OrderedJson{{"words", model.words.items()}, {"chars", model.chars.items()}}, false, out);
+    append_section("tag_sets", OrderedJson{{"upos", model.upos.items()}, {"xpos", model.xpos.items()}},
                    false, out);
     append_section("tokenizer",
-                   Json{{"multiword_tokens", model.tokenizer.multiword_tokens},
+                   OrderedJson{{"multiword_tokens", model.tokenizer.multiword_tokens},
                         {"abbreviations", model.tokenizer.abbreviations}},
                    false, out);
-    append_section("training", Json(model.training.fields), false, out);
+    append_section("training", OrderedJson(model.training.fields), false, out);
     append_section("self_tests", self_tests_json(model.self_tests), false, out);
-  } catch (const Json::exception& error) {
+  } catch (const OrderedJson::exception& error) {
     // nlohmann refuses to write invalid UTF-8.
     throw ModelError(std::string("cannot save the model: ") + error.what());
   }
@@ -727,7 +750,7 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
                        first = false;
                        out += name;  // our own names: nothing to escape
                        out += "\": {\"shape\": ";
-                       out += Json(tensor.shape).dump();
+                       out += OrderedJson(tensor.shape).dump();
                        out += ", \"dtype\": \"";
                        out += kFloat32;
                        out += "\", \"data\": ";
