@@ -44,6 +44,8 @@ void write_architecture(std::ostream& out, const ModelConfig& config) {
       << config.num_heads << " heads of " << config.head_dim() << ", d_ff " << config.d_ff;
   if (config.relative_position) {
     out << ", relative positions (clip " << config.max_relative_distance << ")";
+  } else {
+    out << ", no relative positions";
   }
   out << "\n";
   std::vector<std::string> widths;

@@ -61,7 +61,10 @@ OutputFile::OutputFile(const std::string& path)
   stream_.rdbuf(buffer_.get());
 }
 
+// On an error path (close() not reached) what was produced so far is still written out, as
+// far as the output takes it; failures here are not reported again.
 OutputFile::~OutputFile() {
+  stream_.flush();
   if (owns_fd_) ::close(fd_);
 }
 

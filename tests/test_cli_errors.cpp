@@ -175,3 +175,15 @@ TEST_CASE_METHOD(CliFixture, "model search: beside the binary, else a message sa
   CHECK(found.exit_code == 0);
   CHECK(found.out.rfind("I/", 0) == 0);
 }
+
+TEST_CASE_METHOD(CliFixture, "an input error keeps the output of the lines before it", "[cli]") {
+  const std::string path = dir.write("half.conllu",
+                                     "1\tI\t_\t_\t_\t_\t_\t_\t_\t_\n"
+                                     "\n"
+                                     "1\tsaw\n");
+  const RunResult result = tag({"--input", "conllu", path});
+  CHECK(result.exit_code == 1);
+  CHECK(result.err.find("half.conllu:3") != std::string::npos);
+  CHECK(result.out.rfind("I/", 0) == 0);
+  CHECK(split_lines(result.out).size() == 1);
+}
