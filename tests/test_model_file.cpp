@@ -250,6 +250,8 @@ TEST_CASE("model file error: not JSON", "[model_file]") {
   CHECK_THAT(load_error("{\n \"format\": nope}"),
              StartsWith("bad.json: not valid JSON: parse error at line 2, column "));
   CHECK_THAT(load_error(""), Equals("bad.json: empty file, not a sawtag model"));
+  CHECK_THAT(load_error("{\"format\": 1e999}"),
+             Equals("bad.json: not valid JSON: number overflow parsing '1e999'"));
 }
 
 TEST_CASE("model file error: a parse error after base64 data names the right column",
@@ -489,6 +491,34 @@ TEST_CASE("model file: a model with wrong tensors or NaN is not saved", "[model_
   CHECK_THROWS_WITH(serialize_model(model),
                     Equals("cannot save the model: tensor 'heads.upos.bias': expected shape "
                            "[17], got [3] with 3 values"));
+}
+
+}  // namespace sawtag
+
+namespace sawtag {
+
+// Damaged files give a ModelError, never a crash or another exception (run under
+// SAWTAG_SANITIZE=ON to see the difference).
+TEST_CASE("model file: truncated and corrupted files are refused cleanly", "[model_file]") {
+  for (TensorEncoding encoding : {TensorEncoding::base64, TensorEncoding::json_array}) {
+    const std::string text = serialize_model(testing::make_random_model(), encoding);
+    for (std::size_t size = 0; size < text.size(); size += 101) {
+      INFO("prefix of " << size << " bytes");
+      CHECK_THROWS_AS(parse_model(text.substr(0, size), "cut.json"), ModelError);
+    }
+    std::mt19937 rng(7);
+    const std::string replacements = "{}[]\",:0-e.A=#\\ \n\x01\xff";
+    for (int round = 0; round < 300; ++round) {
+      std::string damaged = text;
+      for (int k = 0; k < 3; ++k) {
+        damaged[rng() % damaged.size()] = replacements[rng() % replacements.size()];
+      }
+      try {
+        parse_model(damaged, "damaged.json");  // a harmless change may still load
+      } catch (const ModelError&) {
+      }
+    }
+  }
 }
 
 }  // namespace sawtag

@@ -242,6 +242,13 @@ class ModelReader {
       if (colon != std::string::npos) reason.erase(0, colon + 2);
       if (reason.size() > 2 * kMaxQuoted) reason = reason.substr(0, 2 * kMaxQuoted) + "...";
       fail("not valid JSON: parse error at " + line_and_column(text_, position) + ": " + reason);
+    } catch (const Json::exception& error) {
+      // A number too large for a double ("1e999") is reported without a position.
+      std::string reason = error.what();
+      const std::size_t bracket = reason.find("] ");
+      if (bracket != std::string::npos) reason.erase(0, bracket + 2);
+      if (reason.size() > 2 * kMaxQuoted) reason = reason.substr(0, 2 * kMaxQuoted) + "...";
+      fail("not valid JSON: " + reason);
     }
   }
 
