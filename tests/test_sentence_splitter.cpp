@@ -57,6 +57,8 @@ TEST_CASE("no sentence end inside abbreviations, numbers, URLs, addresses, file 
       {"e.g.", "Fruit, e.g. Apples, is good.", "Fruit, e.g. Apples, is good."},
       {"a.m.", "At 9 a.m. we met.", "At 9 a.m. we met."},
       {"initial", "John F. Kennedy spoke.", "John F. Kennedy spoke."},
+      {"No. before a number", "It is No. 5 now.", "It is No. 5 now."},
+      {"No. as an answer", "No. I won't.", "No. | I won't."},
       {"I is no initial", "He is taller than I. We know.", "He is taller than I. | We know."},
       {"number", "It costs 3.50 dollars. Cheap.", "It costs 3.50 dollars. | Cheap."},
       {"URL", "See www.example.com/a.html for more. Bye.",

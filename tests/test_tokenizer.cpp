@@ -99,6 +99,8 @@ TEST_CASE("tokenize follows UD English EWT", "[tokenizer]") {
       {"initial", "John F. Kennedy", "John F. Kennedy"},
       {"file name", "open notes.doc now", "open notes.doc now"},
       {"bare extension", "the .doc file", "the .doc file"},
+      {"file name with digits and hyphens", "see 02-05-02.doc.", "see 02-05-02.doc ."},
+      {"@ before a price", "@2.975", "@ 2.975"},
       {"domain", "galleryfurniture.com rocks", "galleryfurniture.com rocks"},
       {"ampersand in a name", "AT&T", "AT&T"},
       {"slash between words", "and/or w/o", "and / or w/o"},

@@ -31,7 +31,7 @@ inline constexpr std::string_view kNumberSuffixes[] = {"st", "nd", "rd", "th", "
 inline constexpr std::string_view kEmoticons[] = {
     ":'-(", ":-)", ":-(", ";-)", ":-D", ":-P", ":-p", ":-/", "^_^", "-_-", ":'(",
     ">:(",  ":)",  ":(",  ";)",  ":D",  ":P",  ":p",  ":/",  ":O",  ":o",  ":]",
-    ":[",   "=)",  "=(",  "<3",  "^^",  ":|",  ";D",  ":*",  ":?"};
+    ":[",   "=)",  "=(",  "<3",  "^^",  ":|",  ";D",  ":*",  ":?",  "(:"};
 
 // File name extensions: ".doc" standing alone is one token.
 inline constexpr std::string_view kExtensions[] = {"doc", "docx", "xls", "xlsx", "pdf",

@@ -210,10 +210,12 @@ class Splitter {
     // "Sat. or Sun. Please call" -> "... Sun" "." | "Please call".
     if (is_sentence_starter(index + 1)) return true;
     const std::string lowercase = lowercase_text(tokens_[index].token);
-    if (!contains(kFinalAbbreviations, lowercase)) {
-      return false;
-    }
     const PlacedToken& next = tokens_[index + 1];
+    // "No. 5" abbreviates "number"; "No. I won't" is the answer "No" and a period.
+    if (lowercase == "no.") {
+      return next.token.kind != TokenKind::number && first_char(next.token) != '#';
+    }
+    if (!contains(kFinalAbbreviations, lowercase)) return false;
     return next.space_before && next.token.kind == TokenKind::word && is_upper(first_char(next.token));
   }
 

@@ -72,6 +72,7 @@ class ChunkScanner {
       return is_alphanumeric(at(position)) ? position : match_emoticon(position);
     }
     std::size_t end = match_url(position);
+    if (end == position) end = match_file_name(position);
     if (end == position) end = match_email(position);
     if (end == position) end = match_handle(position);
     if (end == position) end = match_emoticon(position);
@@ -80,6 +81,28 @@ class ChunkScanner {
       end = match_number(position + 1);  // "+1"
     }
     return end;
+  }
+
+  // "ld2d-#69366-1.doc", "02-05-02.doc", "4_28_00.doc": names ending in a known extension are
+  // one token. The run of name characters is measured once, so a long chunk stays linear.
+  std::size_t match_file_name(std::size_t position) {
+    if (!is_alphanumeric(at(position))) return position;
+    if (position >= file_run_end_) {
+      file_run_end_ = position;
+      while (file_run_end_ < last_ &&
+             (is_alphanumeric(at(file_run_end_)) || is_any_of(at(file_run_end_), U"-#."))) {
+        ++file_run_end_;
+      }
+      file_name_end_ = file_run_end_;
+      while (file_name_end_ > position && is_any_of(at(file_name_end_ - 1), U".-#")) --file_name_end_;
+      std::size_t extension = file_name_end_;
+      while (extension > position && is_letter(at(extension - 1))) --extension;
+      const bool is_file_name = extension > position + 1 && at(extension - 1) == '.' &&
+                                file_name_end_ - extension <= 4 &&
+                                contains(kExtensions, lower_ascii(extension, file_name_end_));
+      if (!is_file_name) file_name_end_ = 0;
+    }
+    return file_name_end_ > position ? file_name_end_ : position;
   }
 
   // ".doc" standing alone.
@@ -145,7 +168,8 @@ class ChunkScanner {
   // "@sawtag", "#nlp", "@example.com"; "#9" is "#" "9".
   std::size_t match_handle(std::size_t position) const {
     const char32_t sign = at(position);
-    if (sign != '@' && !(sign == '#' && is_letter(at(position + 1)))) return position;
+    // "@ 2.975" is a price: a handle starts with a letter.
+    if ((sign != '@' && sign != '#') || !is_letter(at(position + 1))) return position;
     std::size_t end = position + 1;
     while (end < last_ && (is_alphanumeric(at(end)) ||
                            (at(end) == '.' && sign == '@' && is_alphanumeric(at(end + 1))))) {
@@ -310,6 +334,9 @@ class ChunkScanner {
   std::size_t last_;
   const AbbreviationTable& abbreviations_;
   std::vector<ScannedToken>& tokens_;
+  // match_file_name's memory of the last run of name characters and the name's end (0: none).
+  std::size_t file_run_end_ = 0;
+  std::size_t file_name_end_ = 0;
   // match_email's memory of the last run before a possible "@" and the domain after it.
   std::size_t local_run_end_ = 0;
   std::size_t domain_end_ = 0;
