@@ -93,7 +93,7 @@ TEST_CASE("etc. at the end of a sentence gives its period back", "[sentence_spli
 
 TEST_CASE("line breaks: a blank line always ends a sentence, one line break does not",
           "[sentence_splitter]") {
-  const std::string text = "First line\nsame sentence\n\nNew paragraph\r\n\r\nThird";
+  const std::string text = "First line\r\nsame sentence\n\nNew paragraph\r\n\r\nThird";
   const Tokenizer tokenizer;
   const std::vector<Sentence> sentences = tokenizer.tokenize(text);
   CHECK(sentence_texts(sentences) == "First line same sentence | New paragraph | Third");

@@ -150,6 +150,8 @@ TEST_CASE("tokenize: invalid UTF-8 becomes U+FFFD and is reported", "[tokenizer]
   const std::vector<Sentence> sentences = tokenizer.tokenize(text, report);
   CHECK(report.invalid_utf8_sequences == 2);
   CHECK(render(sentences) == "caf\xEF\xBF\xBD ok \xEF\xBF\xBD !");
+  // "# text" is valid UTF-8 too.
+  CHECK(comment_value(sentences[0], "text") == "caf\xEF\xBF\xBD ok \xEF\xBF\xBD!");
   REQUIRE(sentences.size() == 1);
   CHECK(sentences[0].word_spans[0].begin == 0);
   CHECK(sentences[0].word_spans[0].end == 4);  // the bad byte counts in the original text

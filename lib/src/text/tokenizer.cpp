@@ -51,13 +51,45 @@ std::vector<PlacedToken> scan(const std::vector<CodePoint>& code_points,
   return placed;
 }
 
-// The text of a sentence for its "# text" comment: line breaks and tabs become spaces.
-std::string sentence_text(std::string_view input, std::size_t begin, std::size_t end) {
-  std::string text(input.substr(begin, end - begin));
-  for (char& c : text) {
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+// The text of code points [first, last) for a "# text" comment: valid UTF-8, each run of
+// whitespace holding a line break becomes one space. "Hi\r\nyou" -> "Hi you".
+std::string sentence_text(const std::vector<CodePoint>& code_points, std::size_t first,
+                          std::size_t last) {
+  std::string text;
+  for (std::size_t i = first; i < last; ++i) {
+    if (!text::is_space(code_points[i].value)) {
+      text::append_utf8(text, code_points[i].value);
+      continue;
+    }
+    std::size_t run_end = i;
+    bool has_line_break = false;
+    while (run_end < last && text::is_space(code_points[run_end].value)) {
+      has_line_break = has_line_break || code_points[run_end].value == '\n' ||
+                       code_points[run_end].value == '\r';
+      ++run_end;
+    }
+    if (has_line_break) {
+      text += ' ';
+    } else {
+      for (std::size_t j = i; j < run_end; ++j) text::append_utf8(text, code_points[j].value);
+    }
+    i = run_end - 1;
   }
   return text;
+}
+
+// The words of a scanned word token, or {} when it is one word. "its" depends on the next
+// token: "its a deal" -> "it" "s", "its tail" stays.
+std::vector<std::string> split_token(const std::string& form, const std::vector<CodePoint>& code_points,
+                                     const PlacedToken* next, const TokenizerData& data) {
+  std::vector<std::string> parts = text::split_multiword(form, data.multiword_tokens);
+  if (!parts.empty() || next == nullptr || form.size() != 3 || text::to_lower(form) != "its") {
+    return parts;
+  }
+  const std::string next_word =
+      text::to_lower(text::encode_range(code_points, next->token.first, next->token.last));
+  if (!text::its_means_it_is(next_word)) return parts;
+  return text::split_multiword(form, {{"its", {"it", "s"}}});  // "Its" -> "It" "s"
 }
 
 }  // namespace
@@ -86,20 +118,20 @@ std::vector<Sentence> Tokenizer::tokenize(std::string_view input, TokenizerRepor
   text::split_sentences(code_points, tokens, splitter_options);
 
   std::vector<Sentence> sentences;
-  auto finish_sentence = [&](Sentence& sentence) {
-    if (sentence.words.empty()) return;
-    const std::size_t begin = sentence.word_spans.front().begin;
-    const std::size_t end = sentence.word_spans.back().end;
-    sentence.comments.push_back("# text = " + sentence_text(input, begin, end));
-    sentences.push_back(std::move(sentence));
-    sentence = Sentence();
-  };
   Sentence current;
+  std::size_t sentence_first = 0;  // code point where the current sentence begins
+  auto finish_sentence = [&](std::size_t sentence_last) {
+    if (current.words.empty()) return;
+    current.comments.push_back("# text = " + sentence_text(code_points, sentence_first, sentence_last));
+    sentences.push_back(std::move(current));
+    current = Sentence();
+  };
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const PlacedToken& token = tokens[i];
-    if (token.starts_sentence) finish_sentence(current);
-    if (token.starts_paragraph && !sentences.empty() && current.words.empty()) {
-      current.comments.push_back("# newpar");
+    if (token.starts_sentence) {
+      finish_sentence(tokens[i - (i > 0 ? 1 : 0)].token.last);
+      sentence_first = token.token.first;
+      if (token.starts_paragraph && !sentences.empty()) current.comments.push_back("# newpar");
     }
     const Span span{code_points[token.token.first].begin, code_points[token.token.last - 1].end};
     const bool space_after = i + 1 == tokens.size() || tokens[i + 1].space_before;
@@ -108,14 +140,8 @@ std::vector<Sentence> Tokenizer::tokenize(std::string_view input, TokenizerRepor
     if (!space_after) surface.misc = "SpaceAfter=No";
     std::vector<std::string> parts;
     if (token.token.kind == text::TokenKind::word) {
-      parts = text::split_multiword(surface.form, data_.multiword_tokens);
-      if (parts.empty() && i + 1 < tokens.size() && text::to_lower(surface.form) == "its") {
-        const text::ScannedToken& next = tokens[i + 1].token;
-        if (text::its_means_it_is(text::to_lower(text::encode_range(code_points, next.first,
-                                                                    next.last)))) {
-          parts = text::split_multiword(surface.form, {{"its", {"it", "s"}}});  // "Its" -> "It" "s"
-        }
-      }
+      parts = split_token(surface.form, code_points, i + 1 < tokens.size() ? &tokens[i + 1] : nullptr,
+                          data_);
     }
     if (parts.empty()) {
       current.words.push_back(std::move(surface));
@@ -134,7 +160,7 @@ std::vector<Sentence> Tokenizer::tokenize(std::string_view input, TokenizerRepor
     }
     current.multiword_tokens.push_back(std::move(multiword));
   }
-  finish_sentence(current);
+  if (!tokens.empty()) finish_sentence(tokens.back().token.last);
   return sentences;
 }
 
