@@ -287,7 +287,11 @@ TEST_CASE("model file error: wrong format tag", "[model_file]") {
 }
 
 TEST_CASE("model file error: newer version", "[model_file]") {
-  CHECK_THAT(load_error(edited([](Json& d) { d["version"] = 7; })),
+  CHECK_THAT(load_error(edited([](Json& d) {
+               d["version"] = 7;
+               d["lemmatizer"] = Json::object();  // what a newer file may hold
+               d["config"]["d_model"] = "large";
+             })),
              Equals("bad.json: model file version 7 is newer than this sawtag supports (1): "
                     "upgrade sawtag"));
 }

@@ -176,13 +176,13 @@ class ModelReader {
   ModelReader(std::string_view text, const std::string& source) : text_(text), source_(source) {}
 
   Model read() {
-    const Json document = parse();
+    Json document = parse();
     require_type(document, Json::value_t::object, "the document");
+    check_format(document);
+    upgrade(document);  // before anything else is read: a newer file may have new fields
     check_known_fields(document, "", {"format", "version", "config", "vocabularies", "tag_sets",
                                       "tokenizer", "training", "self_tests", "tensors"});
-    check_format(document);
-    Json upgraded;
-    const Json& current = upgrade(document, upgraded);
+    const Json& current = document;
 
     Model model;
     read_config(member(current, "config", ""), model.config);
@@ -260,10 +260,11 @@ class ModelReader {
     }
   }
 
-  // Brings a document of an older version up to kModelVersion in one place. There are no older
-  // versions yet; version N + 1 adds one step here, e.g. `if (version == 1) { ...; version = 2; }`,
-  // so a file of any supported version passes through every later step in turn.
-  const Json& upgrade(const Json& document, Json& upgraded) const {
+  // Brings a document of an older version up to kModelVersion, in place and in this one
+  // function, so that everything after it reads the current version only. There are no older
+  // versions yet. Version N + 1 adds one step, and a file passes through every later step:
+  //   if (version == 1) { /* rename a field, add a default, split a tensor */ version = 2; }
+  void upgrade(Json& document) const {
     const int actual_version = read_int(member(document, "version", ""), "version");
     if (actual_version > kModelVersion) {
       fail("model file version " + std::to_string(actual_version) +
@@ -277,12 +278,11 @@ class ModelReader {
            " to " + std::to_string(kModelVersion));
     }
     int version = actual_version;
-    const Json* current = &document;
-    // (upgrade steps go here; each copies `*current` into `upgraded` once and edits it)
-    (void)upgraded;
-    if (version != kModelVersion) fail("internal error: no upgrade path from version " +
-                                       std::to_string(actual_version));
-    return *current;
+    // (the steps go here, oldest first)
+    if (version != kModelVersion) {
+      fail("internal error: no upgrade from version " + std::to_string(version));
+    }
+    document["version"] = version;
   }
 
   // ---- Typed access, each error naming the field by its path ("config.d_model").
