@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <string>
 #include <vector>
 
@@ -53,7 +52,8 @@ TEST_CASE("no sentence end inside abbreviations, numbers, URLs, addresses, file 
           "[sentence_splitter]") {
   const Case cases[] = {
       {"titles", "Mr. Smith met Dr. Jones.", "Mr. Smith met Dr. Jones."},
-      {"dotted abbreviation", "The U.S. Army is here. It came.", "The U.S. Army is here. | It came."},
+      {"dotted abbreviation", "The U.S. Army is here. It came.",
+       "The U.S. Army is here. | It came."},
       {"e.g.", "Fruit, e.g. Apples, is good.", "Fruit, e.g. Apples, is good."},
       {"a.m.", "At 9 a.m. we met.", "At 9 a.m. we met."},
       {"initial", "John F. Kennedy spoke.", "John F. Kennedy spoke."},

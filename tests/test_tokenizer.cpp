@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <string>
 #include <vector>
@@ -40,8 +39,10 @@ std::string render(const std::vector<Sentence>& sentences) {
 // A small table as learn_tokenizer_data would make it from EWT.
 TokenizerData english_data() {
   TokenizerData data;
-  data.multiword_tokens = {{"cannot", {"can", "not"}}, {"gonna", {"gon", "na"}},
-                           {"dont", {"do", "nt"}},     {"wanna", {"wan", "na"}}};
+  data.multiword_tokens = {{"cannot", {"can", "not"}},
+                           {"gonna", {"gon", "na"}},
+                           {"dont", {"do", "nt"}},
+                           {"wanna", {"wan", "na"}}};
   data.abbreviations = {"Sept.", "Attn."};
   return data;
 }
@@ -66,7 +67,8 @@ TEST_CASE("tokenize follows UD English EWT", "[tokenizer]") {
       {"gonna from the table", "I'm gonna go", "I'm=I+'m gonna=gon+na go"},
       {"dont from the table", "i dont know", "i dont=do+nt know"},
       {"negation without apostrophe", "I havent, it isnt", "I havent=have+nt , it isnt=is+nt"},
-      {"its for it's before 'a', 'not'...", "Its a deal, its not", "Its=It+s a deal , its=it+s not"},
+      {"its for it's before 'a', 'not'...", "Its a deal, its not",
+       "Its=It+s a deal , its=it+s not"},
       {"possessive its stays", "its color", "its color"},
       {"possessive 's", "Bush's plan", "Bush's=Bush+'s plan"},
       {"plural possessive", "the parents' car", "the parents'=parents+' car"},

@@ -18,9 +18,9 @@ struct Score {
   std::size_t system_total = 0;
   std::size_t aligned_total = 0;  // aligned words (UPOS, XPOS and Words only)
 
-  double precision() const;  // correct / system_total, 0 when there is nothing
-  double recall() const;     // correct / gold_total
-  double f1() const;         // 2 correct / (gold_total + system_total)
+  double precision() const;         // correct / system_total, 0 when there is nothing
+  double recall() const;            // correct / gold_total
+  double f1() const;                // 2 correct / (gold_total + system_total)
   double aligned_accuracy() const;  // correct / aligned_total
 };
 

@@ -66,7 +66,8 @@ char32_t to_lower(char32_t value) {
 std::string to_lower(const std::string& text) {
   std::string result;
   result.reserve(text.size());
-  for (const CodePoint& code_point : decode_utf8(text)) append_utf8(result, to_lower(code_point.value));
+  for (const CodePoint& code_point : decode_utf8(text))
+    append_utf8(result, to_lower(code_point.value));
   return result;
 }
 

@@ -5,12 +5,12 @@
 
 namespace sawtag::text {
 
-bool is_space(char32_t value);         // Zs, Zl, Zp and the ASCII controls \t \n \v \f \r
-bool is_letter(char32_t value);        // L*
-bool is_mark(char32_t value);          // M*: combining accents stay inside their word
-bool is_digit(char32_t value);         // Nd
-bool is_alphanumeric(char32_t value);  // letter, mark, any number (N*), '_' or U+FFFD
-bool is_upper(char32_t value);         // Lu, Lt
+bool is_space(char32_t value);                  // Zs, Zl, Zp and the ASCII controls \t \n \v \f \r
+bool is_letter(char32_t value);                 // L*
+bool is_mark(char32_t value);                   // M*: combining accents stay inside their word
+bool is_digit(char32_t value);                  // Nd
+bool is_alphanumeric(char32_t value);           // letter, mark, any number (N*), '_' or U+FFFD
+bool is_upper(char32_t value);                  // Lu, Lt
 bool is_punctuation_or_symbol(char32_t value);  // P* and S*
 
 char32_t to_lower(char32_t value);

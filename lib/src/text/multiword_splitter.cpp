@@ -54,13 +54,14 @@ bool has_letter_before(const std::vector<CodePoint>& code_points, std::size_t en
 // Length of the clitic ending the token: "n't" 3, "'s" 2, "'ll" 3, "s'" 1; 0 for none.
 std::size_t clitic_length(const std::vector<CodePoint>& code_points) {
   const std::size_t size = code_points.size();
-  auto lower_at = [&](std::size_t from_end) { return to_lower(code_points[size - from_end].value); };
+  auto lower_at = [&](std::size_t from_end) {
+    return to_lower(code_points[size - from_end].value);
+  };
   if (size >= 4 && lower_at(3) == 'n' && is_apostrophe(lower_at(2)) && lower_at(1) == 't' &&
       has_letter_before(code_points, size - 3)) {
     return 3;
   }
-  static constexpr std::u32string_view kClitics[] = {U"s", U"m", U"d", U"re", U"ve",
-                                                                 U"ll"};
+  static constexpr std::u32string_view kClitics[] = {U"s", U"m", U"d", U"re", U"ve", U"ll"};
   for (std::u32string_view clitic : kClitics) {
     const std::size_t length = clitic.size() + 1;
     if (size <= length || !is_apostrophe(lower_at(length))) continue;
@@ -72,8 +73,8 @@ std::size_t clitic_length(const std::vector<CodePoint>& code_points) {
   }
   // Negations written without the apostrophe: "havent" -> "have" "nt", "cant" -> "ca" "nt".
   static constexpr std::u32string_view kNegatedStems[] = {
-      U"have", U"has", U"had", U"is", U"are", U"was", U"were", U"does", U"did", U"do",
-      U"would", U"could", U"should", U"must", U"need", U"ca", U"wo", U"ai"};
+      U"have", U"has",   U"had",   U"is",     U"are",  U"was",  U"were", U"does", U"did",
+      U"do",   U"would", U"could", U"should", U"must", U"need", U"ca",   U"wo",   U"ai"};
   if (size >= 4 && lower_at(2) == 'n' && lower_at(1) == 't') {
     std::u32string stem;
     for (std::size_t i = 0; i + 2 < size; ++i) stem += to_lower(code_points[i].value);

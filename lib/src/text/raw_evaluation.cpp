@@ -48,8 +48,8 @@ CharacterSpan append_form(Flattened& corpus, const std::string& form) {
 std::u32string lower(const std::string& form) {
   std::u32string result;
   for (const text::CodePoint& code_point : text::decode_utf8(form)) {
-    result += static_cast<char32_t>(
-        utf8proc_tolower(static_cast<utf8proc_int32_t>(code_point.value)));
+    result +=
+        static_cast<char32_t>(utf8proc_tolower(static_cast<utf8proc_int32_t>(code_point.value)));
   }
   return result;
 }
@@ -84,13 +84,15 @@ Flattened flatten(const std::vector<Sentence>& sentences) {
       corpus.tokens.push_back(span);
       corpus.words.push_back({span, false, lower(word.form), &word});
     }
-    if (!sentence.words.empty()) corpus.sentences.push_back({sentence_begin, corpus.characters.size()});
+    if (!sentence.words.empty())
+      corpus.sentences.push_back({sentence_begin, corpus.characters.size()});
   }
   return corpus;
 }
 
 // Units with the same begin and end.
-Score spans_score(const std::vector<CharacterSpan>& gold, const std::vector<CharacterSpan>& system) {
+Score spans_score(const std::vector<CharacterSpan>& gold,
+                  const std::vector<CharacterSpan>& system) {
   Score score;
   score.gold_total = gold.size();
   score.system_total = system.size();
@@ -154,7 +156,8 @@ void align_by_lcs(const std::vector<AlignedWord>& gold, const std::vector<Aligne
   }
 }
 
-Alignment align_words(const std::vector<AlignedWord>& gold, const std::vector<AlignedWord>& system) {
+Alignment align_words(const std::vector<AlignedWord>& gold,
+                      const std::vector<AlignedWord>& system) {
   Alignment alignment;
   std::size_t gold_index = 0;
   std::size_t system_index = 0;

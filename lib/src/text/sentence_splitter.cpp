@@ -24,8 +24,8 @@ class Splitter {
       PlacedToken token = tokens_[i];
       const bool paragraph = i == 0 || token.newlines_before >= 2;
       token.starts_paragraph = paragraph;
-      token.starts_sentence = pending_start || paragraph ||
-                              (options_.sentence_per_line && token.newlines_before >= 1);
+      token.starts_sentence =
+          pending_start || paragraph || (options_.sentence_per_line && token.newlines_before >= 1);
       pending_start = false;
       if (token.starts_sentence) last_sentence_start_ = i;
       if (token.token.kind == TokenKind::abbreviation && abbreviation_ends_sentence(i)) {
@@ -65,7 +65,8 @@ class Splitter {
         // In EWT train a URL or a "<address>" followed by another URL or a capital ends a
         // sentence nine times out of ten, ")" before a capital 55 times out of 104.
         const ScannedToken& next = tokens_[i + 1].token;
-        pending_start = is_url(next) || (next.kind == TokenKind::word && is_upper(first_char(next)));
+        pending_start =
+            is_url(next) || (next.kind == TokenKind::word && is_upper(first_char(next)));
       }
       if (i + 1 < tokens_.size() && (starts_time_stamp(i + 1) || is_rule(tokens_[i + 1].token) ||
                                      is_sentence_starter(i + 1))) {
@@ -216,7 +217,8 @@ class Splitter {
       return next.token.kind != TokenKind::number && first_char(next.token) != '#';
     }
     if (!contains(kFinalAbbreviations, lowercase)) return false;
-    return next.space_before && next.token.kind == TokenKind::word && is_upper(first_char(next.token));
+    return next.space_before && next.token.kind == TokenKind::word &&
+           is_upper(first_char(next.token));
   }
 
   const std::vector<CodePoint>& text_;

@@ -94,7 +94,8 @@ class ChunkScanner {
         ++file_run_end_;
       }
       file_name_end_ = file_run_end_;
-      while (file_name_end_ > position && is_any_of(at(file_name_end_ - 1), U".-#")) --file_name_end_;
+      while (file_name_end_ > position && is_any_of(at(file_name_end_ - 1), U".-#"))
+        --file_name_end_;
       std::size_t extension = file_name_end_;
       while (extension > position && is_letter(at(extension - 1))) --extension;
       const bool is_file_name = extension > position + 1 && at(extension - 1) == '.' &&
@@ -119,11 +120,10 @@ class ChunkScanner {
   // "http://x.org/a_(b))." -> "http://x.org/a_(b)": trailing punctuation and unbalanced
   // closing brackets are left out.
   std::size_t match_url(std::size_t position) const {
-    const bool is_url = std::any_of(std::begin(kUrlPrefixes), std::end(kUrlPrefixes),
-                                    [&](std::string_view prefix) {
-                                      return ascii_prefix_at(position, prefix) &&
-                                             is_alphanumeric(at(position + prefix.size()));
-                                    });
+    const bool is_url =
+        std::any_of(std::begin(kUrlPrefixes), std::end(kUrlPrefixes), [&](std::string_view prefix) {
+          return ascii_prefix_at(position, prefix) && is_alphanumeric(at(position + prefix.size()));
+        });
     if (!is_url) return position;
     std::size_t end = last_;
     long open_brackets = 0;
@@ -227,7 +227,8 @@ class ChunkScanner {
       std::size_t letters_end = end;
       while (is_letter(at(letters_end))) ++letters_end;
       const std::string suffix = lower_ascii(end, letters_end);
-      if (contains(kNumberSuffixes, suffix) && !is_alphanumeric(at(letters_end))) return letters_end;
+      if (contains(kNumberSuffixes, suffix) && !is_alphanumeric(at(letters_end)))
+        return letters_end;
       if (contains(kNumberUnits, suffix) && !is_alphanumeric(at(letters_end))) return end;
       while (is_alphanumeric(at(letters_end))) ++letters_end;
       return letters_end;
@@ -261,7 +262,8 @@ class ChunkScanner {
     return true;
   }
 
-  std::size_t match_word(std::size_t position, bool opens_with_single_quote, TokenKind& kind) const {
+  std::size_t match_word(std::size_t position, bool opens_with_single_quote,
+                         TokenKind& kind) const {
     std::size_t end = position;
     std::size_t segment_begin = position;  // after the last hyphen
     bool has_inner_period = false;
@@ -293,8 +295,8 @@ class ChunkScanner {
       while (is_alphanumeric(at(end))) ++end;
     }
     // "Inc.." is "Inc." "." but "etc..." is "etc" "...".
-    const bool single_period = at(end + 1) != '.' || (at(end + 2) != '.' && at(end + 2) != '?' &&
-                                                      at(end + 2) != '!');
+    const bool single_period =
+        at(end + 1) != '.' || (at(end + 2) != '.' && at(end + 2) != '?' && at(end + 2) != '!');
     if (at(end) == '.' && single_period && is_abbreviation(position, end, has_inner_period)) {
       kind = TokenKind::abbreviation;
       return end + 1;
@@ -352,7 +354,8 @@ void scan_chunk(const std::vector<CodePoint>& text, std::size_t first, std::size
 AbbreviationTable builtin_abbreviations() {
   AbbreviationTable table;
   for (std::string_view abbreviation : kCasedAbbreviations) table.exact.emplace(abbreviation);
-  for (std::string_view abbreviation : kCaselessAbbreviations) table.lowercase.emplace(abbreviation);
+  for (std::string_view abbreviation : kCaselessAbbreviations)
+    table.lowercase.emplace(abbreviation);
   return table;
 }
 

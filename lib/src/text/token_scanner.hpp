@@ -11,11 +11,11 @@
 namespace sawtag::text {
 
 enum class TokenKind {
-  word,         // letters and digits, with the joiners EWT keeps inside ("don't", "e-mail")
-  number,       // "1,000.50", "5:00", "12/31/2001", "555-1234", "21st"
-  abbreviation, // a word with its period kept: "Mr.", "U.S.", "etc."
+  word,             // letters and digits, with the joiners EWT keeps inside ("don't", "e-mail")
+  number,           // "1,000.50", "5:00", "12/31/2001", "555-1234", "21st"
+  abbreviation,     // a word with its period kept: "Mr.", "U.S.", "etc."
   protected_token,  // URL, e-mail address, @handle, #hashtag, emoticon: never split
-  punctuation   // "," "..." "!!!" "--" "(" ...
+  punctuation       // "," "..." "!!!" "--" "(" ...
 };
 
 // Code points [first, last) of the decoded text.

@@ -80,7 +80,8 @@ std::string sentence_text(const std::vector<CodePoint>& code_points, std::size_t
 
 // The words of a scanned word token, or {} when it is one word. "its" depends on the next
 // token: "its a deal" -> "it" "s", "its tail" stays.
-std::vector<std::string> split_token(const std::string& form, const std::vector<CodePoint>& code_points,
+std::vector<std::string> split_token(const std::string& form,
+                                     const std::vector<CodePoint>& code_points,
                                      const PlacedToken* next, const TokenizerData& data) {
   std::vector<std::string> parts = text::split_multiword(form, data.multiword_tokens);
   if (!parts.empty() || next == nullptr || form.size() != 3 || text::to_lower(form) != "its") {
@@ -122,7 +123,8 @@ std::vector<Sentence> Tokenizer::tokenize(std::string_view input, TokenizerRepor
   std::size_t sentence_first = 0;  // code point where the current sentence begins
   auto finish_sentence = [&](std::size_t sentence_last) {
     if (current.words.empty()) return;
-    current.comments.push_back("# text = " + sentence_text(code_points, sentence_first, sentence_last));
+    current.comments.push_back("# text = " +
+                               sentence_text(code_points, sentence_first, sentence_last));
     sentences.push_back(std::move(current));
     current = Sentence();
   };
@@ -140,8 +142,8 @@ std::vector<Sentence> Tokenizer::tokenize(std::string_view input, TokenizerRepor
     if (!space_after) surface.misc = "SpaceAfter=No";
     std::vector<std::string> parts;
     if (token.token.kind == text::TokenKind::word) {
-      parts = split_token(surface.form, code_points, i + 1 < tokens.size() ? &tokens[i + 1] : nullptr,
-                          data_);
+      parts = split_token(surface.form, code_points,
+                          i + 1 < tokens.size() ? &tokens[i + 1] : nullptr, data_);
     }
     if (parts.empty()) {
       current.words.push_back(std::move(surface));

@@ -34,9 +34,9 @@ struct FormCounts {
 }  // namespace
 
 TokenizerData learn_tokenizer_data(const std::vector<Sentence>& sentences) {
-  std::map<std::string, FormCounts> forms;  // lower-cased token form -> counts
-  std::map<std::string, std::size_t> kept_whole;       // "Mr." -> times a token
-  std::map<std::string, std::size_t> period_split;     // "etc." -> times "etc" "."
+  std::map<std::string, FormCounts> forms;          // lower-cased token form -> counts
+  std::map<std::string, std::size_t> kept_whole;    // "Mr." -> times a token
+  std::map<std::string, std::size_t> period_split;  // "etc." -> times "etc" "."
   for (const Sentence& sentence : sentences) {
     std::size_t next_token = 0;
     const std::string* previous_form = nullptr;  // the single-word token before, if no space
@@ -47,7 +47,8 @@ TokenizerData learn_tokenizer_data(const std::vector<Sentence>& sentences) {
         const MultiwordToken& token = sentence.multiword_tokens[next_token++];
         std::vector<std::string> words;
         const auto last = std::min(static_cast<std::size_t>(token.last), sentence.words.size());
-        for (std::size_t j = i; j < last; ++j) words.push_back(text::to_lower(sentence.words[j].form));
+        for (std::size_t j = i; j < last; ++j)
+          words.push_back(text::to_lower(sentence.words[j].form));
         ++forms[text::to_lower(token.token.form)].splits[words];
         i = last - 1;
         previous_form = nullptr;
@@ -75,7 +76,8 @@ TokenizerData learn_tokenizer_data(const std::vector<Sentence>& sentences) {
         best_count = count;
       }
     }
-    if (best != nullptr && as_multiword >= counts.as_single_word) data.multiword_tokens[form] = *best;
+    if (best != nullptr && as_multiword >= counts.as_single_word)
+      data.multiword_tokens[form] = *best;
   }
   for (const auto& [form, count] : kept_whole) {
     const auto split = period_split.find(form);

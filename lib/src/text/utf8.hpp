@@ -12,8 +12,8 @@ inline constexpr char32_t kReplacementCharacter = 0xFFFD;
 
 // One decoded code point and where its bytes stand in the input.
 struct CodePoint {
-  char32_t value = 0;      // U+FFFD for a byte sequence that is not valid UTF-8
-  std::size_t begin = 0;   // byte offsets [begin, end) into the decoded text
+  char32_t value = 0;     // U+FFFD for a byte sequence that is not valid UTF-8
+  std::size_t begin = 0;  // byte offsets [begin, end) into the decoded text
   std::size_t end = 0;
 };
 
