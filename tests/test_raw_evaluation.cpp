@@ -89,7 +89,7 @@ std::vector<Sentence> gold_sentences() {
 TEST_CASE("evaluate_raw: gold against itself is perfect", "[raw_evaluation]") {
   const std::vector<Sentence> gold = gold_sentences();
   const RawEvaluation result = evaluate_raw(gold, gold);
-  for (const Score& score :
+  for (const RawScore& score :
        {result.tokens, result.sentences, result.words, result.upos, result.xpos}) {
     CHECK(score.precision() == 1.0);
     CHECK(score.recall() == 1.0);

@@ -12,7 +12,7 @@ namespace sawtag {
 
 // Counts behind one metric. For Tokens, Sentences and Words `correct` is the number of matching
 // units; for UPOS and XPOS it is the number of aligned words whose tag also matches.
-struct Score {
+struct RawScore {
   std::size_t correct = 0;
   std::size_t gold_total = 0;
   std::size_t system_total = 0;
@@ -25,11 +25,11 @@ struct Score {
 };
 
 struct RawEvaluation {
-  Score tokens;
-  Score sentences;
-  Score words;
-  Score upos;
-  Score xpos;
+  RawScore tokens;
+  RawScore sentences;
+  RawScore words;
+  RawScore upos;
+  RawScore xpos;
 };
 
 // The raw text gold sentences were made from: each sentence's "# text" (rebuilt from its forms

@@ -91,9 +91,9 @@ Flattened flatten(const std::vector<Sentence>& sentences) {
 }
 
 // Units with the same begin and end.
-Score spans_score(const std::vector<CharacterSpan>& gold,
-                  const std::vector<CharacterSpan>& system) {
-  Score score;
+RawScore spans_score(const std::vector<CharacterSpan>& gold,
+                     const std::vector<CharacterSpan>& system) {
+  RawScore score;
   score.gold_total = gold.size();
   score.system_total = system.size();
   std::size_t gold_index = 0;
@@ -206,9 +206,9 @@ Alignment align_words(const std::vector<AlignedWord>& gold,
 }
 
 // Aligned words scored on one column; `column` null scores the alignment itself.
-Score alignment_score(const Flattened& gold, const Flattened& system, const Alignment& alignment,
-                      std::string Word::*column) {
-  Score score;
+RawScore alignment_score(const Flattened& gold, const Flattened& system, const Alignment& alignment,
+                         std::string Word::*column) {
+  RawScore score;
   score.gold_total = gold.words.size();
   score.system_total = system.words.size();
   score.aligned_total = alignment.size();
@@ -236,10 +236,10 @@ double ratio(std::size_t numerator, std::size_t denominator) {
 
 }  // namespace
 
-double Score::precision() const { return ratio(correct, system_total); }
-double Score::recall() const { return ratio(correct, gold_total); }
-double Score::f1() const { return ratio(2 * correct, gold_total + system_total); }
-double Score::aligned_accuracy() const { return ratio(correct, aligned_total); }
+double RawScore::precision() const { return ratio(correct, system_total); }
+double RawScore::recall() const { return ratio(correct, gold_total); }
+double RawScore::f1() const { return ratio(2 * correct, gold_total + system_total); }
+double RawScore::aligned_accuracy() const { return ratio(correct, aligned_total); }
 
 std::string raw_text_from_gold(const std::vector<Sentence>& gold) {
   std::string text;
