@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -117,7 +116,9 @@ TEST_CASE("conllu: several blank lines between sentences, and CRLF line ends", "
   CHECK(read_all("\n\n").empty());
 
   // CRLF: the '\r' is dropped, so the sentence is written back with LF.
-  const std::string crlf = "# text = a b\r\n1\ta\ta\tX\t_\t_\t_\t_\t_\t_\r\n2\tb\tb\tX\t_\t_\t_\t_\t_\tSpaceAfter=No\r\n\r\n";
+  const std::string crlf =
+      "# text = a "
+      "b\r\n1\ta\ta\tX\t_\t_\t_\t_\t_\t_\r\n2\tb\tb\tX\t_\t_\t_\t_\t_\tSpaceAfter=No\r\n\r\n";
   const std::vector<Sentence> from_crlf = read_all(crlf);
   REQUIRE(from_crlf.size() == 1);
   CHECK(from_crlf[0].comments[0] == "# text = a b");
@@ -194,10 +195,12 @@ TEST_CASE("conllu error: reversed or overlapping multi-word ranges", "[conllu]")
   CHECK_THAT(read_error(line("1") + line("3-2")),
              Catch::Matchers::StartsWith("bad.conllu:2: reversed or empty multi-word token range "
                                          "3-2: the last word must come after the first: '3-2\t"));
-  CHECK_THAT(read_error(line("2-2")),
-             Catch::Matchers::StartsWith("bad.conllu:1: reversed or empty multi-word token range 2-2"));
-  CHECK_THAT(read_error(line("1-2") + line("1") + line("2-3")),
-             Catch::Matchers::StartsWith("bad.conllu:3: multi-word token 2-3 overlaps 1-2: '2-3\t"));
+  CHECK_THAT(
+      read_error(line("2-2")),
+      Catch::Matchers::StartsWith("bad.conllu:1: reversed or empty multi-word token range 2-2"));
+  CHECK_THAT(
+      read_error(line("1-2") + line("1") + line("2-3")),
+      Catch::Matchers::StartsWith("bad.conllu:3: multi-word token 2-3 overlaps 1-2: '2-3\t"));
   CHECK_THAT(read_error(line("1") + line("3-4") + line("2")),
              Catch::Matchers::StartsWith("bad.conllu:2: multi-word token 3-4 must come just before "
                                          "its first word: expected it to start at 2, got 3: "));
@@ -209,7 +212,8 @@ TEST_CASE("conllu error: a range not followed by its words", "[conllu]") {
                     line("2-3", "don't").substr(0, line("2-3", "don't").size() - 1) + "'"));
   // The same at the end of the input, without a final blank line.
   CHECK_THAT(read_error(line("1-2")),
-             Catch::Matchers::StartsWith("bad.conllu:1: multi-word token 1-2 is not followed by its words"));
+             Catch::Matchers::StartsWith(
+                 "bad.conllu:1: multi-word token 1-2 is not followed by its words"));
 }
 
 TEST_CASE("conllu error: empty form and empty column", "[conllu]") {
@@ -227,10 +231,12 @@ TEST_CASE("conllu error: empty nodes with bad numbering", "[conllu]") {
   CHECK_THAT(read_error(line("1") + line("2.1")),
              Catch::Matchers::StartsWith("bad.conllu:2: bad empty node numbering: expected 1.1, "
                                          "got 2.1: '2.1\t"));
-  CHECK_THAT(read_error(line("1") + line("1.2")),
-             Catch::Matchers::StartsWith("bad.conllu:2: bad empty node numbering: expected 1.1, got 1.2"));
-  CHECK_THAT(read_error(line("1") + line("1.1") + line("1.1")),
-             Catch::Matchers::StartsWith("bad.conllu:3: bad empty node numbering: expected 1.2, got 1.1"));
+  CHECK_THAT(
+      read_error(line("1") + line("1.2")),
+      Catch::Matchers::StartsWith("bad.conllu:2: bad empty node numbering: expected 1.1, got 1.2"));
+  CHECK_THAT(
+      read_error(line("1") + line("1.1") + line("1.1")),
+      Catch::Matchers::StartsWith("bad.conllu:3: bad empty node numbering: expected 1.2, got 1.1"));
   CHECK_THAT(read_error(line("1") + line("2-3") + line("1.1")),
              Catch::Matchers::StartsWith("bad.conllu:3: bad empty node numbering: expected 1.1 "
                                          "before the multi-word token line, got 1.1"));

@@ -1,15 +1,13 @@
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "fixtures.hpp"
 #include "io/base64.hpp"
@@ -32,7 +30,8 @@ Model full_model() {
   model.tokenizer.abbreviations = {"Mr.", "e.g.", "U.S."};
   model.training.fields["seed"] = "3";
   model.training.fields["command"] = "sawtag train --train \"a b.conllu\"";
-  model.self_tests.push_back({{"I", "saw", "a", "dog", "."}, {"PRON", "VERB", "DET", "NOUN", "PUNCT"}});
+  model.self_tests.push_back(
+      {{"I", "saw", "a", "dog", "."}, {"PRON", "VERB", "DET", "NOUN", "PUNCT"}});
   return model;
 }
 
@@ -154,11 +153,16 @@ TEST_CASE("model file: save then load is identical, JSON array encoding", "[mode
 TEST_CASE("model file: awkward float values survive both encodings bit for bit", "[model_file]") {
   Model model = full_model();
   TensorData& data = model.parameters.encoder.word_embedding.data;
-  const std::vector<float> awkward = {-0.0f, 0.0f, 0.1f, -1.0f / 3.0f,
+  const std::vector<float> awkward = {-0.0f,
+                                      0.0f,
+                                      0.1f,
+                                      -1.0f / 3.0f,
                                       std::numeric_limits<float>::max(),
                                       std::numeric_limits<float>::lowest(),
                                       std::numeric_limits<float>::min(),
-                                      std::numeric_limits<float>::denorm_min(), 1e-5f, 16777217.0f};
+                                      std::numeric_limits<float>::denorm_min(),
+                                      1e-5f,
+                                      16777217.0f};
   std::copy(awkward.begin(), awkward.end(), data.begin());
   for (TensorEncoding encoding : {TensorEncoding::base64, TensorEncoding::json_array}) {
     const Model loaded = parse_model(serialize_model(model, encoding), "memory");
@@ -265,9 +269,10 @@ TEST_CASE("model file error: a parse error after base64 data names the right col
   text.insert(text.size() - last_tensor_end.size() + 2, " oops");
   const std::size_t line_start = text.rfind('\n', text.find(" oops")) + 1;
   const std::size_t column = text.find(" oops") - line_start + 2;
-  CHECK_THAT(load_error(text), StartsWith("bad.json: not valid JSON: parse error at line " +
-                                          std::to_string(std::count(text.begin(), text.end(), '\n') - 2) +
-                                          ", column " + std::to_string(column) + ":"));
+  CHECK_THAT(load_error(text),
+             StartsWith("bad.json: not valid JSON: parse error at line " +
+                        std::to_string(std::count(text.begin(), text.end(), '\n') - 2) +
+                        ", column " + std::to_string(column) + ":"));
 }
 
 TEST_CASE("model file error: truncated file", "[model_file]") {
@@ -280,8 +285,9 @@ TEST_CASE("model file error: truncated file", "[model_file]") {
 }
 
 TEST_CASE("model file error: wrong format tag", "[model_file]") {
-  CHECK_THAT(load_error(edited([](Json& d) { d["format"] = "onnx"; })),
-             Equals("bad.json: not a sawtag model: expected format \"sawtag-model\", got '\"onnx\"'"));
+  CHECK_THAT(
+      load_error(edited([](Json& d) { d["format"] = "onnx"; })),
+      Equals("bad.json: not a sawtag model: expected format \"sawtag-model\", got '\"onnx\"'"));
   CHECK_THAT(load_error("{\"tensors\": {}}"), Equals("bad.json: missing field 'format'"));
   CHECK_THAT(load_error("[1, 2]"), Equals("bad.json: the document: expected an object, got array"));
 }
@@ -297,8 +303,9 @@ TEST_CASE("model file error: newer version", "[model_file]") {
 }
 
 TEST_CASE("model file error: version that never existed", "[model_file]") {
-  CHECK_THAT(load_error(edited([](Json& d) { d["version"] = 0; })),
-             Equals("bad.json: model file version 0 is not a sawtag-model version: expected 1 to 1"));
+  CHECK_THAT(
+      load_error(edited([](Json& d) { d["version"] = 0; })),
+      Equals("bad.json: model file version 0 is not a sawtag-model version: expected 1 to 1"));
   CHECK_THAT(load_error(edited([](Json& d) { d["version"] = "1"; })),
              Equals("bad.json: version: expected an integer, got string"));
 }
@@ -320,10 +327,11 @@ TEST_CASE("model file error: unknown tensor", "[model_file]") {
 }
 
 TEST_CASE("model file error: wrong shape", "[model_file]") {
-  CHECK_THAT(load_error(edited([](Json& d) {
-               d["tensors"]["encoder.word_embedding"]["shape"] = {12, 7};
-             })),
-             Equals("bad.json: tensor 'encoder.word_embedding': expected shape [12, 6], got [12, 7]"));
+  CHECK_THAT(
+      load_error(edited([](Json& d) {
+        d["tensors"]["encoder.word_embedding"]["shape"] = {12, 7};
+      })),
+      Equals("bad.json: tensor 'encoder.word_embedding': expected shape [12, 6], got [12, 7]"));
   // A shape claiming a billion values is refused before anything is allocated for it.
   CHECK_THAT(load_error(edited([](Json& d) {
                d["tensors"]["encoder.word_embedding"]["shape"] = {1000000000, 6};
@@ -332,10 +340,9 @@ TEST_CASE("model file error: wrong shape", "[model_file]") {
 }
 
 TEST_CASE("model file error: wrong element count", "[model_file]") {
-  CHECK_THAT(load_error(edited([](Json& d) {
-               d["tensors"]["encoder.word_embedding"]["data"].erase(0);
-             })),
-             Equals("bad.json: tensor 'encoder.word_embedding': expected 72 values, got 71"));
+  CHECK_THAT(
+      load_error(edited([](Json& d) { d["tensors"]["encoder.word_embedding"]["data"].erase(0); })),
+      Equals("bad.json: tensor 'encoder.word_embedding': expected 72 values, got 71"));
   CHECK_THAT(load_error(edited(
                  [](Json& d) {
                    d["tensors"]["encoder.word_embedding"]["data"] =
@@ -347,24 +354,27 @@ TEST_CASE("model file error: wrong element count", "[model_file]") {
 }
 
 TEST_CASE("model file error: bad dtype", "[model_file]") {
-  CHECK_THAT(load_error(edited([](Json& d) { d["tensors"]["heads.upos.bias"]["dtype"] = "float16"; })),
-             Equals("bad.json: tensor 'heads.upos.bias': expected dtype \"float32\", got "
-                    "'\"float16\"'"));
+  CHECK_THAT(
+      load_error(edited([](Json& d) { d["tensors"]["heads.upos.bias"]["dtype"] = "float16"; })),
+      Equals("bad.json: tensor 'heads.upos.bias': expected dtype \"float32\", got "
+             "'\"float16\"'"));
 }
 
 TEST_CASE("model file error: non-finite values", "[model_file]") {
   std::vector<float> values(72, 0.25f);
   values[5] = std::numeric_limits<float>::quiet_NaN();
-  CHECK_THAT(load_error(edited(
-                 [&](Json& d) { d["tensors"]["encoder.word_embedding"]["data"] = base64_of(values); },
-                 TensorEncoding::base64)),
-             Equals("bad.json: tensor 'encoder.word_embedding' has a non-finite value (NaN) at "
-                    "index 5"));
+  CHECK_THAT(
+      load_error(edited(
+          [&](Json& d) { d["tensors"]["encoder.word_embedding"]["data"] = base64_of(values); },
+          TensorEncoding::base64)),
+      Equals("bad.json: tensor 'encoder.word_embedding' has a non-finite value (NaN) at "
+             "index 5"));
   // 1e39 is a fine JSON number but no float.
   CHECK_THAT(load_error(edited([](Json& d) { d["tensors"]["heads.upos.bias"]["data"][3] = 1e39; })),
              Equals("bad.json: tensor 'heads.upos.bias' has a non-finite value (Inf) at index 3"));
-  CHECK_THAT(load_error(edited([](Json& d) { d["tensors"]["heads.upos.bias"]["data"][2] = nullptr; })),
-             Equals("bad.json: tensor 'heads.upos.bias': value at index 2 is null, expected a number"));
+  CHECK_THAT(
+      load_error(edited([](Json& d) { d["tensors"]["heads.upos.bias"]["data"][2] = nullptr; })),
+      Equals("bad.json: tensor 'heads.upos.bias': value at index 2 is null, expected a number"));
 }
 
 TEST_CASE("model file error: bad config", "[model_file]") {
@@ -378,7 +388,9 @@ TEST_CASE("model file error: bad config", "[model_file]") {
              Equals("bad.json: config.d_model: expected an integer, got the number 8.5"));
   CHECK_THAT(load_error(edited([](Json& d) { d["config"]["relative_position"] = 1; })),
              Equals("bad.json: config.relative_position: expected a boolean, got number"));
-  CHECK_THAT(load_error(edited([](Json& d) { d["config"]["char_widths"] = {2, "3"}; })),
+  CHECK_THAT(load_error(edited([](Json& d) {
+               d["config"]["char_widths"] = {2, "3"};
+             })),
              Equals("bad.json: config.char_widths[1]: expected an integer, got string"));
   CHECK_THAT(load_error(edited([](Json& d) { d["config"].erase("d_ff"); })),
              Equals("bad.json: missing field 'config.d_ff'"));
@@ -408,10 +420,12 @@ TEST_CASE("model file error: duplicate vocabulary entries", "[model_file]") {
 }
 
 TEST_CASE("model file error: reserved vocabulary entries missing", "[model_file]") {
-  CHECK_THAT(load_error(edited([](Json& d) { d["vocabularies"]["words"][0] = "unk"; })),
-             Equals("bad.json: vocabularies.words[0] must be the reserved entry \"<unk>\", got 'unk'"));
-  CHECK_THAT(load_error(edited([](Json& d) { d["vocabularies"]["chars"][2] = "<s>"; })),
-             Equals("bad.json: vocabularies.chars[2] must be the reserved entry \"<w>\", got '<s>'"));
+  CHECK_THAT(
+      load_error(edited([](Json& d) { d["vocabularies"]["words"][0] = "unk"; })),
+      Equals("bad.json: vocabularies.words[0] must be the reserved entry \"<unk>\", got 'unk'"));
+  CHECK_THAT(
+      load_error(edited([](Json& d) { d["vocabularies"]["chars"][2] = "<s>"; })),
+      Equals("bad.json: vocabularies.chars[2] must be the reserved entry \"<w>\", got '<s>'"));
   CHECK_THAT(load_error(edited([](Json& d) {
                d["vocabularies"]["chars"] = {"<pad>", "<unk>", "<w>"};
              })),
@@ -455,7 +469,9 @@ TEST_CASE("model file error: base64 of the wrong length or alphabet", "[model_fi
   CHECK_THAT(with_data(bad_character),
              Equals("bad.json: tensor 'heads.upos.bias': invalid base64 character '*' at "
                     "position 10 of its data"));
-  CHECK_THAT(with_data("base64:#0"), StartsWith("bad.json: tensor 'heads.upos.bias': base64 data of length 2 is malformed"));
+  CHECK_THAT(
+      with_data("base64:#0"),
+      StartsWith("bad.json: tensor 'heads.upos.bias': base64 data of length 2 is malformed"));
   CHECK_THAT(with_data("AAAA"), Equals("bad.json: tensor 'heads.upos.bias': data string must "
                                        "start with \"base64:\", got 'AAAA'"));
 }

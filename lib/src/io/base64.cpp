@@ -27,8 +27,8 @@ void encode_append(const void* data, std::size_t size, std::string& out) {
   char* dest = out.data() + start;
   std::size_t i = 0;
   for (; i + 3 <= size; i += 3) {
-    const std::uint32_t group = (std::uint32_t{bytes[i]} << 16) |
-                                (std::uint32_t{bytes[i + 1]} << 8) | bytes[i + 2];
+    const std::uint32_t group =
+        (std::uint32_t{bytes[i]} << 16) | (std::uint32_t{bytes[i + 1]} << 8) | bytes[i + 2];
     *dest++ = kAlphabet[(group >> 18) & 63];
     *dest++ = kAlphabet[(group >> 12) & 63];
     *dest++ = kAlphabet[(group >> 6) & 63];
@@ -72,8 +72,8 @@ std::size_t decode(std::string_view text, unsigned char* out) {
         if (kDecodeTable[chars[j]] == kInvalid) return j;
       }
     }
-    const std::uint32_t group = (std::uint32_t{a} << 18) | (std::uint32_t{b} << 12) |
-                                (std::uint32_t{c} << 6) | d;
+    const std::uint32_t group =
+        (std::uint32_t{a} << 18) | (std::uint32_t{b} << 12) | (std::uint32_t{c} << 6) | d;
     *out++ = static_cast<unsigned char>(group >> 16);
     *out++ = static_cast<unsigned char>(group >> 8);
     *out++ = static_cast<unsigned char>(group);

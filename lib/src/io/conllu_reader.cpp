@@ -29,7 +29,8 @@ std::optional<int> parse_number(std::string_view text) {
 }
 
 // The ten columns of `line` -> a Word (ID aside); false when there are not exactly ten.
-std::size_t split_columns(std::string_view line, std::array<std::string_view, kNumColumns>& columns) {
+std::size_t split_columns(std::string_view line,
+                          std::array<std::string_view, kNumColumns>& columns) {
   std::size_t count = 0;
   std::size_t start = 0;
   while (true) {
@@ -105,8 +106,8 @@ bool ConlluReader::next(Sentence& sentence) {
     }
     if (line[0] == '#') {
       if (!sentence.words.empty() || !sentence.empty_nodes.empty() || open_range) {
-        fail("comment inside a sentence (comments must come before its first word)",
-             line_number_, line);
+        fail("comment inside a sentence (comments must come before its first word)", line_number_,
+             line);
       }
       sentence.comments.push_back(line);
       continue;
@@ -156,9 +157,9 @@ bool ConlluReader::next(Sentence& sentence) {
              line_number_, line);
       }
       if (*first != expected_id) {
-        fail("multi-word token " + std::string(id) + " must come just before its first word: " +
-                 "expected it to start at " + std::to_string(expected_id) + ", got " +
-                 std::to_string(*first),
+        fail("multi-word token " + std::string(id) +
+                 " must come just before its first word: " + "expected it to start at " +
+                 std::to_string(expected_id) + ", got " + std::to_string(*first),
              line_number_, line);
       }
       open_range = MultiwordToken{*first, *last, std::move(word)};
@@ -177,9 +178,8 @@ bool ConlluReader::next(Sentence& sentence) {
       const bool between_range_and_word = open_range && open_range->first == expected_id;
       if (*after != expected_after || *index != expected_index || between_range_and_word) {
         fail("bad empty node numbering: expected " + std::to_string(expected_after) + "." +
-                 std::to_string(expected_index) + (between_range_and_word
-                     ? " before the multi-word token line, got "
-                     : ", got ") +
+                 std::to_string(expected_index) +
+                 (between_range_and_word ? " before the multi-word token line, got " : ", got ") +
                  std::string(id),
              line_number_, line);
       }

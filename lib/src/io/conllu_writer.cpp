@@ -9,8 +9,8 @@ namespace {
 // One line: the ID, then the nine other columns.
 void write_line(std::ostream& out, const std::string& id, const Word& word) {
   out << id << '\t' << word.form << '\t' << word.lemma << '\t' << word.upos << '\t' << word.xpos
-      << '\t' << word.feats << '\t' << word.head << '\t' << word.deprel << '\t' << word.deps
-      << '\t' << word.misc << '\n';
+      << '\t' << word.feats << '\t' << word.head << '\t' << word.deprel << '\t' << word.deps << '\t'
+      << word.misc << '\n';
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
 #include <set>
@@ -22,8 +23,6 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "io/base64.hpp"
 #include "sawtag/error.hpp"
@@ -105,7 +104,7 @@ std::size_t first_non_finite(const float* values, std::size_t size) {
 // `text` with every "base64:<payload>" string's payload replaced by "#<index>".
 struct CutDocument {
   struct Cut {
-    std::size_t at;              // where the placeholder starts in `text`
+    std::size_t at;  // where the placeholder starts in `text`
     std::size_t placeholder_size;
     std::size_t payload_size;
   };
@@ -164,7 +163,8 @@ std::optional<CutDocument> cut_payloads(std::string_view text) {
 std::string line_and_column(std::string_view text, std::size_t position) {
   position = std::min(position, text.size());
   const std::string_view before = text.substr(0, position);
-  const std::size_t line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
+  const std::size_t line =
+      1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
   const std::size_t line_start = before.rfind('\n');
   const std::size_t column =
       1 + position - (line_start == std::string_view::npos ? 0 : line_start + 1);
@@ -180,8 +180,9 @@ class ModelReader {
     require_type(document, Json::value_t::object, "the document");
     check_format(document);
     upgrade(document);  // before anything else is read: a newer file may have new fields
-    check_known_fields(document, "", {"format", "version", "config", "vocabularies", "tag_sets",
-                                      "tokenizer", "training", "self_tests", "tensors"});
+    check_known_fields(document, "",
+                       {"format", "version", "config", "vocabularies", "tag_sets", "tokenizer",
+                        "training", "self_tests", "tensors"});
     const Json& current = document;
 
     Model model;
@@ -231,7 +232,8 @@ class ModelReader {
     } catch (const Json::parse_error& error) {
       // error.byte is 1-based: the position of the last character read.
       const std::size_t parsed_position = error.byte == 0 ? 0 : error.byte - 1;
-      const std::size_t position = cut_ ? cut_->original_position(parsed_position) : parsed_position;
+      const std::size_t position =
+          cut_ ? cut_->original_position(parsed_position) : parsed_position;
       if (position >= text_.size()) {
         fail("truncated: the JSON document ends at byte " + std::to_string(text_.size()) +
              " before it is complete");
@@ -274,8 +276,8 @@ class ModelReader {
     constexpr int kOldestVersion = 1;
     if (actual_version < kOldestVersion) {
       fail("model file version " + std::to_string(actual_version) +
-           " is not a sawtag-model version: expected " + std::to_string(kOldestVersion) +
-           " to " + std::to_string(kModelVersion));
+           " is not a sawtag-model version: expected " + std::to_string(kOldestVersion) + " to " +
+           std::to_string(kModelVersion));
     }
     int version = actual_version;
     // (the steps go here, oldest first)
@@ -295,8 +297,9 @@ class ModelReader {
     if (value.type() == expected_type) return;
     const Json sample(expected_type);
     const std::string expected_name = sample.type_name();  // "object", "array", "string"...
-    fail(path + ": expected " + (expected_name[0] == 'o' || expected_name[0] == 'a' ? "an " : "a ") +
-         expected_name + ", got " + value.type_name());
+    fail(path + ": expected " +
+         (expected_name[0] == 'o' || expected_name[0] == 'a' ? "an " : "a ") + expected_name +
+         ", got " + value.type_name());
   }
 
   const Json* optional_member(const Json& object, const char* key, const std::string& path) const {
@@ -456,7 +459,8 @@ class ModelReader {
         const std::string token = restore(item.key());
         const std::string path = "tokenizer.multiword_tokens." + quote(token);
         std::vector<std::string> words = read_strings(item.value(), path);
-        if (words.size() < 2) fail(path + ": expected at least 2 words, got " + std::to_string(words.size()));
+        if (words.size() < 2)
+          fail(path + ": expected at least 2 words, got " + std::to_string(words.size()));
         tokenizer.multiword_tokens[token] = std::move(words);
       }
     }
@@ -501,25 +505,24 @@ class ModelReader {
   void read_tensors(const Json& section, Model& model) const {
     require_type(section, Json::value_t::object, "tensors");
     std::set<std::string, std::less<>> expected_names;
-    for_each_parameter(model.parameters, model.config,
-                       [&](const std::string& name, Tensor&, const Shape&) {
-                         expected_names.insert(name);
-                       });
+    for_each_parameter(
+        model.parameters, model.config,
+        [&](const std::string& name, Tensor&, const Shape&) { expected_names.insert(name); });
     for (const auto& item : section.items()) {
       if (expected_names.count(item.key()) == 0) {
         fail("unknown tensor " + quote(restore(item.key())) +
              " (not part of a model with this config)");
       }
     }
-    for_each_parameter(model.parameters, model.config,
-                       [&](const std::string& name, Tensor& tensor, const Shape& expected_shape) {
-                         const auto found = section.find(name);
-                         if (found == section.end()) {
-                           fail("missing tensor '" + name + "' of shape " +
-                                to_string(expected_shape));
-                         }
-                         read_tensor(*found, name, expected_shape, tensor);
-                       });
+    for_each_parameter(
+        model.parameters, model.config,
+        [&](const std::string& name, Tensor& tensor, const Shape& expected_shape) {
+          const auto found = section.find(name);
+          if (found == section.end()) {
+            fail("missing tensor '" + name + "' of shape " + to_string(expected_shape));
+          }
+          read_tensor(*found, name, expected_shape, tensor);
+        });
   }
 
   void read_tensor(const Json& entry, const std::string& name, const Shape& expected_shape,
@@ -544,8 +547,7 @@ class ModelReader {
 
     const Json& dtype = member(entry, "dtype", path);
     if (!dtype.is_string() || dtype.get_ref<const std::string&>() != kFloat32) {
-      fail(path + ": expected dtype \"" + std::string(kFloat32) + "\", got " +
-           quote(dtype.dump()));
+      fail(path + ": expected dtype \"" + std::string(kFloat32) + "\", got " + quote(dtype.dump()));
     }
 
     const std::int64_t expected_count = element_count(expected_shape);
@@ -584,7 +586,8 @@ class ModelReader {
            std::to_string(*actual_bytes) + " bytes");
     }
     tensor.data.resize(static_cast<std::size_t>(expected_count));
-    const std::size_t bad = base64::decode(encoded, reinterpret_cast<unsigned char*>(tensor.data.data()));
+    const std::size_t bad =
+        base64::decode(encoded, reinterpret_cast<unsigned char*>(tensor.data.data()));
     if (bad != std::string_view::npos) {
       fail(path + ": invalid base64 character " + quote(encoded.substr(bad, 1)) + " at position " +
            std::to_string(bad) + " of its data");
@@ -710,23 +713,22 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
   config.num_xpos = model.xpos.size();
 
   std::size_t total_values = 0;
-  for_each_parameter(model.parameters, config,
-                     [&](const std::string& name, const Tensor& tensor, const Shape& expected_shape) {
-                       if (tensor.shape != expected_shape ||
-                           tensor.data.size() != static_cast<std::size_t>(element_count(expected_shape))) {
-                         throw ModelError("cannot save the model: tensor '" + name +
-                                          "': expected shape " + to_string(expected_shape) +
-                                          ", got " + to_string(tensor.shape) + " with " +
-                                          std::to_string(tensor.data.size()) + " values");
-                       }
-                       const std::size_t bad = first_non_finite(tensor.data.data(), tensor.data.size());
-                       if (bad < tensor.data.size()) {
-                         throw ModelError("cannot save the model: tensor '" + name +
-                                          "' has a non-finite value at index " +
-                                          std::to_string(bad));
-                       }
-                       total_values += tensor.data.size();
-                     });
+  for_each_parameter(
+      model.parameters, config,
+      [&](const std::string& name, const Tensor& tensor, const Shape& expected_shape) {
+        if (tensor.shape != expected_shape ||
+            tensor.data.size() != static_cast<std::size_t>(element_count(expected_shape))) {
+          throw ModelError("cannot save the model: tensor '" + name + "': expected shape " +
+                           to_string(expected_shape) + ", got " + to_string(tensor.shape) +
+                           " with " + std::to_string(tensor.data.size()) + " values");
+        }
+        const std::size_t bad = first_non_finite(tensor.data.data(), tensor.data.size());
+        if (bad < tensor.data.size()) {
+          throw ModelError("cannot save the model: tensor '" + name +
+                           "' has a non-finite value at index " + std::to_string(bad));
+        }
+        total_values += tensor.data.size();
+      });
 
   std::string out;
   out.reserve(total_values * (encoding == TensorEncoding::base64 ? 6 : 14) + 4096);
@@ -736,12 +738,14 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
     append_section("version", OrderedJson(kModelVersion), false, out);
     append_section("config", config_json(config), false, out);
     append_section("vocabularies",
-                   OrderedJson{{"words", model.words.items()}, {"chars", model.chars.items()}}, false, out);
-    append_section("tag_sets", OrderedJson{{"upos", model.upos.items()}, {"xpos", model.xpos.items()}},
+                   OrderedJson{{"words", model.words.items()}, {"chars", model.chars.items()}},
                    false, out);
+    append_section("tag_sets",
+                   OrderedJson{{"upos", model.upos.items()}, {"xpos", model.xpos.items()}}, false,
+                   out);
     append_section("tokenizer",
                    OrderedJson{{"multiword_tokens", model.tokenizer.multiword_tokens},
-                        {"abbreviations", model.tokenizer.abbreviations}},
+                               {"abbreviations", model.tokenizer.abbreviations}},
                    false, out);
     append_section("training", OrderedJson(model.training.fields), false, out);
     append_section("self_tests", self_tests_json(model.self_tests), false, out);
