@@ -117,7 +117,11 @@ void TagSession::tag_conllu(LineSource& source) {
   std::istream in(&buffer);
   ConlluReader reader(in, source.name());
   std::vector<Sentence> sentences(1);
-  while (reader.next(sentences.front())) emit(sentences);
+  while (true) {
+    sentences.front() = Sentence();
+    if (!reader.next(sentences.front())) break;
+    emit(sentences);
+  }
   buffer.rethrow_error();
 }
 
