@@ -95,7 +95,7 @@ TEST_CASE("The same seed gives a byte-identical model; another seed does not", "
   CHECK(serialize_model(train_model(treebank, treebank, options)) != first);
 }
 
-TEST_CASE("--resume after a stop gives the same model as an uninterrupted run", "[training]") {
+TEST_CASE("Resuming (--resume) after a stop gives the same model as an uninterrupted run", "[training]") {
   const auto treebank = tiny_treebank();
   TrainOptions options = tiny_options();
   options.epochs = 4;
