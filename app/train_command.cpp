@@ -23,6 +23,7 @@ struct TrainArguments {
   std::string output_path;
   std::string self_test;  // "I/PRON saw/VERB a/DET saw/NOUN"
   bool json_array = false;
+  bool float16 = false;
   TrainOptions options;
 };
 
@@ -96,8 +97,10 @@ void run_train(TrainArguments& arguments, const std::string& command_line) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   model.training.fields["training_seconds"] = std::to_string(static_cast<long>(seconds));
-  save_model(model, arguments.output_path,
-             arguments.json_array ? TensorEncoding::json_array : TensorEncoding::base64);
+  const TensorEncoding encoding = arguments.json_array ? TensorEncoding::json_array
+                                 : arguments.float16  ? TensorEncoding::base64_float16
+                                                      : TensorEncoding::base64;
+  save_model(model, arguments.output_path, encoding);
   spdlog::info("wrote {} (best dev UPOS {} XPOS {}, {} in all)", arguments.output_path,
                model.training.fields["dev_upos"], model.training.fields["dev_xpos"],
                format_duration(seconds));
@@ -126,6 +129,8 @@ void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_
                       "Sentence the model must tag right, stored in it: \"I/PRON saw/VERB\"");
   command->add_flag("--json-array", arguments->json_array,
                     "Write tensors as JSON numbers instead of base64");
+  command->add_flag("--float16", arguments->float16,
+                    "Write tensors as base64 float16: half the file size");
 
   const auto size = [command](const char* name, int& value, const char* help) {
     command->add_option(name, value, help)->capture_default_str()->check(CLI::PositiveNumber);

@@ -58,7 +58,10 @@ struct Model {
 
 enum class TensorEncoding {
   base64,     // base64 of little-endian float32: compact and fast to load (the default)
-  json_array  // plain JSON numbers: readable, easy to produce from any framework
+  json_array,  // plain JSON numbers: readable, easy to produce from any framework
+  // base64 of little-endian IEEE binary16 (dtype "float16"): half the size of base64, about
+  // three significant digits; loaded back into float32.
+  base64_float16
 };
 
 // Loads and fully validates a model file. Throws InputError when the file cannot be read and

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "io/base64.hpp"
+#include "io/float16.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/model.hpp"
 
@@ -39,6 +40,7 @@ using OrderedJson = nlohmann::ordered_json;
 constexpr int kMaxJsonDepth = 64;  // the format needs 5 levels; deeper is not a model
 constexpr std::string_view kBase64Prefix = "base64:";
 constexpr std::string_view kFloat32 = "float32";
+constexpr std::string_view kFloat16 = "float16";
 constexpr std::size_t kMaxQuoted = 80;  // longest piece of the file quoted in a message
 
 // The one list of config fields, used by both the reader and the writer. The four vocabulary
@@ -546,15 +548,18 @@ class ModelReader {
     }
 
     const Json& dtype = member(entry, "dtype", path);
-    if (!dtype.is_string() || dtype.get_ref<const std::string&>() != kFloat32) {
-      fail(path + ": expected dtype \"" + std::string(kFloat32) + "\", got " + quote(dtype.dump()));
+    const bool is_float16 = dtype.is_string() && dtype.get_ref<const std::string&>() == kFloat16;
+    if (!dtype.is_string() || (dtype.get_ref<const std::string&>() != kFloat32 && !is_float16)) {
+      fail(path + ": expected dtype \"" + std::string(kFloat32) + "\" or \"" +
+           std::string(kFloat16) + "\", got " + quote(dtype.dump()));
     }
 
     const std::int64_t expected_count = element_count(expected_shape);
     const Json& data = member(entry, "data", path);
     tensor.shape = expected_shape;
     if (data.is_string()) {
-      read_base64_data(data.get_ref<const std::string&>(), path, expected_count, tensor);
+      read_base64_data(data.get_ref<const std::string&>(), path, expected_count, is_float16,
+                       tensor);
     } else if (data.is_array()) {
       read_array_data(data, path, expected_count, tensor);
     } else {
@@ -569,7 +574,7 @@ class ModelReader {
   }
 
   void read_base64_data(const std::string& text, const std::string& path,
-                        std::int64_t expected_count, Tensor& tensor) const {
+                        std::int64_t expected_count, bool is_float16, Tensor& tensor) const {
     if (text.compare(0, kBase64Prefix.size(), kBase64Prefix) != 0) {
       fail(path + ": data string must start with \"base64:\", got " + quote(text));
     }
@@ -579,20 +584,31 @@ class ModelReader {
       fail(path + ": base64 data of length " + std::to_string(encoded.size()) +
            " is malformed: the length must be a multiple of 4, with at most two '=' at the end");
     }
-    const std::size_t expected_bytes = static_cast<std::size_t>(expected_count) * sizeof(float);
+    const std::size_t value_bytes = is_float16 ? sizeof(std::uint16_t) : sizeof(float);
+    const std::size_t expected_bytes = static_cast<std::size_t>(expected_count) * value_bytes;
     if (*actual_bytes != expected_bytes) {
       fail(path + ": expected " + std::to_string(expected_count) + " values (" +
            std::to_string(expected_bytes) + " bytes of base64 data), got " +
            std::to_string(*actual_bytes) + " bytes");
     }
     tensor.data.resize(static_cast<std::size_t>(expected_count));
+    // Halves are decoded into the first half of the float buffer, then widened from the back
+    // so that no half is overwritten before it is read.
     const std::size_t bad =
         base64::decode(encoded, reinterpret_cast<unsigned char*>(tensor.data.data()));
     if (bad != std::string_view::npos) {
       fail(path + ": invalid base64 character " + quote(encoded.substr(bad, 1)) + " at position " +
            std::to_string(bad) + " of its data");
     }
-    if (!is_little_endian()) swap_bytes(tensor.data);
+    if (is_float16) {
+      const auto* bytes = reinterpret_cast<const unsigned char*>(tensor.data.data());
+      for (std::size_t i = tensor.data.size(); i-- > 0;) {
+        const auto half = static_cast<std::uint16_t>(bytes[2 * i] | (bytes[2 * i + 1] << 8));
+        tensor.data[i] = float16::to_float(half);
+      }
+    } else if (!is_little_endian()) {
+      swap_bytes(tensor.data);
+    }
   }
 
   void read_array_data(const Json& data, const std::string& path, std::int64_t expected_count,
@@ -627,6 +643,19 @@ void append_float(float value, std::string& out) {
 }
 
 void append_tensor_data(const Tensor& tensor, TensorEncoding encoding, std::string& out) {
+  if (encoding == TensorEncoding::base64_float16) {
+    std::vector<unsigned char> bytes(tensor.data.size() * 2);
+    for (std::size_t i = 0; i < tensor.data.size(); ++i) {
+      const std::uint16_t half = float16::from_float(tensor.data[i]);
+      bytes[2 * i] = static_cast<unsigned char>(half & 0xFFu);
+      bytes[2 * i + 1] = static_cast<unsigned char>(half >> 8);
+    }
+    out += '"';
+    out += kBase64Prefix;
+    base64::encode_append(bytes.data(), bytes.size(), out);
+    out += '"';
+    return;
+  }
   if (encoding == TensorEncoding::base64) {
     out += '"';
     out += kBase64Prefix;
@@ -731,7 +760,7 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
       });
 
   std::string out;
-  out.reserve(total_values * (encoding == TensorEncoding::base64 ? 6 : 14) + 4096);
+  out.reserve(total_values * (encoding == TensorEncoding::json_array ? 14 : 6) + 4096);
   try {
     out += "{\n";
     append_section("format", OrderedJson(kModelFormat), false, out);
@@ -763,7 +792,7 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
                        out += "\": {\"shape\": ";
                        out += OrderedJson(tensor.shape).dump();
                        out += ", \"dtype\": \"";
-                       out += kFloat32;
+                       out += encoding == TensorEncoding::base64_float16 ? kFloat16 : kFloat32;
                        out += "\", \"data\": ";
                        append_tensor_data(tensor, encoding, out);
                        out += '}';
