@@ -8,6 +8,8 @@
 #include "output_file.hpp"
 #include "sawtag/evaluation.hpp"
 #include "sawtag/features.hpp"
+#include "sawtag/raw_evaluation.hpp"
+#include "sawtag/tokenizer.hpp"
 #include "treebank_file.hpp"
 
 namespace sawtag::cli {
@@ -18,6 +20,7 @@ struct EvalArguments {
   std::string gold_path;
   std::string train_path;  // for "unseen in training"; else "not in the model's vocabulary"
   bool json = false;
+  bool raw = false;  // tokenize the gold text and score as the CoNLL 2018 shared task
   int threads = 2;
   int confusions = 10;
 };
@@ -71,10 +74,74 @@ std::string text_report(const Evaluation& evaluation, const EvalArguments& argum
   return out;
 }
 
+// RawScore's figures are fractions; reports show percentages.
+std::string score_line(const char* name, const RawScore& score, bool aligned) {
+  char line[160];
+  std::snprintf(line, sizeof line, "%-10s %9.2f %9.2f %9.2f", name, 100 * score.precision(),
+                100 * score.recall(), 100 * score.f1());
+  std::string text = line;
+  if (aligned) {
+    std::snprintf(line, sizeof line, " %11.2f", 100 * score.aligned_accuracy());
+    text += line;
+  }
+  return text + "\n";
+}
+
+std::string raw_score_json(const char* name, const RawScore& score) {
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "\"%s\": {\"precision\": %.4f, \"recall\": %.4f, \"f1\": %.4f, "
+                "\"aligned_accuracy\": %.4f}",
+                name, 100 * score.precision(), 100 * score.recall(), 100 * score.f1(),
+                100 * score.aligned_accuracy());
+  return text;
+}
+
+// The whole pipeline on the gold text: sentences and words from the model's tokenizer, then
+// tags; scored against gold as conll18_ud_eval.py does.
+void run_raw_eval(const EvalArguments& arguments, const Tagger& tagger,
+                  const std::vector<Sentence>& gold) {
+  const Tokenizer tokenizer(tagger.model().tokenizer);
+  std::vector<Sentence> system = tokenizer.tokenize(raw_text_from_gold(gold));
+  for (Sentence& sentence : system) {
+    std::vector<std::string> forms;
+    for (const Word& word : sentence.words) forms.push_back(word.form);
+    const TagResult result = tagger.tag(forms);
+    for (std::size_t i = 0; i < sentence.words.size(); ++i) {
+      sentence.words[i].upos = result.words[i].upos;
+      sentence.words[i].xpos = result.words[i].xpos;
+    }
+  }
+  const RawEvaluation evaluation = evaluate_raw(gold, system);
+  std::string report;
+  if (arguments.json) {
+    report = "{" + raw_score_json("tokens", evaluation.tokens) + ", " +
+             raw_score_json("sentences", evaluation.sentences) + ", " +
+             raw_score_json("words", evaluation.words) + ", " +
+             raw_score_json("upos", evaluation.upos) + ", " +
+             raw_score_json("xpos", evaluation.xpos) + "}\n";
+  } else {
+    report = "gold: " + arguments.gold_path + " (raw text, CoNLL 2018 scoring)\n";
+    report += "metric     precision    recall        F1  aligned accuracy (%)\n";
+    report += score_line("Tokens", evaluation.tokens, false);
+    report += score_line("Sentences", evaluation.sentences, false);
+    report += score_line("Words", evaluation.words, true);
+    report += score_line("UPOS", evaluation.upos, true);
+    report += score_line("XPOS", evaluation.xpos, true);
+  }
+  OutputFile output("-");
+  output.stream() << report;
+  output.close();
+}
+
 void run_eval(const EvalArguments& arguments) {
   const std::shared_ptr<const Model> model = load_located_model(arguments.model_path);
   const Tagger tagger(model);
   const std::vector<Sentence> gold = read_treebank(arguments.gold_path);
+  if (arguments.raw) {
+    run_raw_eval(arguments, tagger, gold);
+    return;
+  }
   std::unordered_set<std::string> training_words;
   if (!arguments.train_path.empty()) {
     for (const Sentence& sentence : read_treebank(arguments.train_path)) {
@@ -100,6 +167,9 @@ void add_eval_command(CLI::App& app) {
   command->add_option("--train", arguments->train_path,
                       "Training treebank, to score words unseen in training exactly");
   command->add_flag("--json", arguments->json, "One JSON object instead of tables");
+  command->add_flag("--raw", arguments->raw,
+                    "Tokenize the gold '# text' and score tokens, words, sentences and tags "
+                    "as the CoNLL 2018 shared task does");
   command->add_option("-j,--threads", arguments->threads, "Threads")
       ->capture_default_str()->check(CLI::Range(1, 256));
   command->add_option("--confusions", arguments->confusions, "Confusions to list")
