@@ -67,6 +67,9 @@ void run_tag_command(TagCommandOptions options) {
       format != OutputFormat::jsonl) {
     spdlog::warn("--top-k candidates are written only by -f json and -f jsonl");
   }
+  if (options.session.sentence_per_line && options.session.input != InputKind::raw) {
+    spdlog::warn("--sentence-per-line applies only to --input raw");
+  }
   check_inputs_exist(options.inputs);
   const std::shared_ptr<const Model> model = load_located_model(options.model);
 
@@ -95,10 +98,13 @@ void add_tag_command(CLI::App& app) {
                       "Model file (default: $SAWTAG_MODEL, else the installed en_ewt.json)");
   command
       ->add_option("--input", options->input_kind,
-                   "raw: running text; tokenized: one sentence per line, words split on "
-                   "whitespace; conllu: CoNLL-U, only UPOS/XPOS are filled")
+                   "raw: running text, paragraphs separated by blank lines (a sentence may "
+                   "continue on the next line); tokenized: one sentence per line, words split "
+                   "on whitespace; conllu: CoNLL-U, only UPOS/XPOS are filled")
       ->capture_default_str()
       ->check(CLI::IsMember(names_of(kInputKinds)));
+  command->add_flag("--sentence-per-line", options->session.sentence_per_line,
+                    "Raw input: every line break ends a sentence (each line is tokenized alone)");
   command->add_option("-f,--format", options->format, "Output format")
       ->capture_default_str()
       ->check(CLI::IsMember(names_of(kFormats)));

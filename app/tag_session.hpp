@@ -1,5 +1,6 @@
-// The body of `sawtag tag`: reads inputs line by line, tags, writes. One session may read
-// several inputs into one output (sent_id numbers continue across them).
+// The body of `sawtag tag`: reads inputs (raw text a paragraph at a time, the other kinds line
+// by line or sentence by sentence), tags, writes. One session may read several inputs into one
+// output (sent_id numbers continue across them).
 #pragma once
 
 #include <memory>
@@ -15,13 +16,16 @@
 namespace sawtag::cli {
 
 enum class InputKind {
-  raw,        // running text; each line goes through the model's tokenizer
+  raw,        // running text; each paragraph goes through the model's tokenizer
   tokenized,  // one sentence per line, words separated by whitespace
   conllu      // CoNLL-U; only UPOS/XPOS (and MISC probabilities) are filled in
 };
 
 struct TagSessionOptions {
   InputKind input = InputKind::raw;
+  // Raw input: every line is its own paragraph, so a line break always ends a sentence.
+  // Otherwise only a blank line does, and a sentence may continue on the next line.
+  bool sentence_per_line = false;
   OutputOptions output;
 };
 
@@ -32,18 +36,29 @@ class TagSession {
   TagSession(std::shared_ptr<const Model> model, const TagSessionOptions& options,
              OutputFile& output, OutputFile* attention_output);
 
-  // Tags everything in `source`. Flushes after each line when the source is a terminal.
+  // Tags everything in `source`. When the source is a terminal, raw input is read line by line
+  // (as with sentence_per_line) and output is flushed after each line.
   void tag(LineSource& source);
 
   // Ends the documents (json's "]", the attention file's closing brackets).
   void finish();
 
  private:
-  void tag_raw(LineSource& source);
+  struct Paragraph;  // raw lines gathered up to a blank line
+
+  void tag_raw_lines(LineSource& source);
+  void tag_raw_paragraphs(LineSource& source);
   void tag_tokenized(LineSource& source);
   void tag_conllu(LineSource& source);
+  // Tokenizes, tags and writes `paragraph` (nothing when it has no lines); "# newpar" before
+  // its first sentence when `after_blank`.
+  void emit_paragraph(const Paragraph& paragraph, bool after_blank);
   // Tags `sentences` (one input line, or one CoNLL-U sentence) and writes them.
   void emit(const std::vector<Sentence>& sentences);
+  // Tags every sentence (writing the attention file as it goes); result s is of sentence s.
+  std::vector<TagResult> tag_sentences(const std::vector<Sentence>& sentences);
+  // Writes one line's worth (OutputWriter::write_line), then flushes or checks the output.
+  void write_line(const std::vector<TaggedSentence>& tagged);
   void number(Sentence& sentence);
 
   Tagger tagger_;

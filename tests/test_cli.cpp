@@ -176,7 +176,8 @@ TEST_CASE_METHOD(CliFixture, "tag writes to a file with -o and attention with --
                  "[cli]") {
   const std::string output = dir.file("out.txt");
   const std::string attention = dir.file("attention.json");
-  const RunResult result = tag({"-o", output, "--attention", attention}, "I saw a saw\nit\n");
+  const RunResult result =
+      tag({"-o", output, "--attention", attention, "--sentence-per-line"}, "I saw a saw\nit\n");
   REQUIRE(result.exit_code == 0);
   CHECK(result.out.empty());
   CHECK(split_lines(sawtag::testing::read_file(output)).size() == 2);

@@ -42,7 +42,9 @@ class OutputWriter {
  public:
   virtual ~OutputWriter() = default;
 
-  // The sentences of one input line (raw or tokenized input) or one CoNLL-U sentence.
+  // For text and tsv, the words of one input line: its sentences, where a sentence that runs
+  // over several lines comes as the part of it on this line. For conllu, json and jsonl, whole
+  // sentences (a raw paragraph's, a tokenized line's, or one CoNLL-U sentence).
   // text and tsv write exactly one line, an empty one when `sentences` is empty; conllu, json
   // and jsonl write one entry per sentence and nothing for an empty line.
   virtual void write_line(const std::vector<TaggedSentence>& sentences) = 0;
