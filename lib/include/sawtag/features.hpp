@@ -29,6 +29,11 @@ WordShape word_shape(std::string_view word);
 // Unicode-aware lower-casing (utf8proc); invalid UTF-8 bytes become U+FFFD.
 std::string to_lower(std::string_view word);
 
+// The characters the network sees of `word`: its code points, each as UTF-8; a byte that does
+// not start valid UTF-8 becomes U+FFFD. "né" -> "n" "é". The trainer builds the character
+// vocabulary with this, so it splits words exactly as word_features() does.
+std::vector<std::string> word_characters(std::string_view word);
+
 struct WordFeatures {
   int word_id = kUnknownWord;  // lower-cased word in model.words, or kUnknownWord
   std::vector<int> char_ids;   // <w> chars... </w>, truncated as ModelConfig::max_word_chars says

@@ -182,6 +182,15 @@ WordShape word_shape(std::string_view word) {
 // first ceil(max / 2) and last floor(max / 2): the prefix and the suffix carry the most about
 // its tag ("internationalization" -> "inte" + "tion" for max 8). The ids are then padded with
 // kPaddingChar to at least the widest convolution, so every width sees one window.
+std::vector<std::string> word_characters(std::string_view word) {
+  std::vector<std::string> characters;
+  for (utf8proc_int32_t c : decode(word)) {
+    characters.emplace_back();
+    append_utf8(characters.back(), c);
+  }
+  return characters;
+}
+
 WordFeatures word_features(const Model& model, std::string_view word) {
   WordFeatures features;
   const int word_id = model.words.find(to_lower(word));

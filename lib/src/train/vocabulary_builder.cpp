@@ -1,37 +1,17 @@
 #include "train/vocabulary_builder.hpp"
 
 #include <algorithm>
-#include <utf8proc.h>
 
 #include "sawtag/features.hpp"
 
 namespace sawtag::train {
-
-std::vector<std::string> code_points(const std::string& text) {
-  std::vector<std::string> points;
-  const auto* bytes = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
-  utf8proc_ssize_t position = 0;
-  const auto length = static_cast<utf8proc_ssize_t>(text.size());
-  while (position < length) {
-    utf8proc_int32_t code_point = 0;
-    const utf8proc_ssize_t read = utf8proc_iterate(bytes + position, length - position, &code_point);
-    if (read < 0) {
-      points.emplace_back("\xEF\xBF\xBD");  // U+FFFD
-      position += 1;
-    } else {
-      points.emplace_back(text, static_cast<std::size_t>(position), static_cast<std::size_t>(read));
-      position += read;
-    }
-  }
-  return points;
-}
 
 TreebankCounts count_treebank(const std::vector<Sentence>& treebank) {
   TreebankCounts counts;
   for (const Sentence& sentence : treebank) {
     for (const Word& word : sentence.words) {
       ++counts.words[to_lower(word.form)];
-      for (const std::string& point : code_points(word.form)) ++counts.chars[point];
+      for (const std::string& character : word_characters(word.form)) ++counts.chars[character];
       ++counts.upos[word.upos];
       ++counts.xpos[word.xpos];
     }

@@ -24,7 +24,4 @@ TreebankCounts count_treebank(const std::vector<Sentence>& treebank);
 Vocabulary build_vocabulary(const std::unordered_map<std::string, int>& counts, int min_count,
                             const std::vector<std::string>& reserved, const std::string& what);
 
-// The code points of `text` as UTF-8 strings; an invalid byte becomes U+FFFD.
-std::vector<std::string> code_points(const std::string& text);
-
 }  // namespace sawtag::train
