@@ -16,15 +16,7 @@ void AttentionWriter::write(const Sentence& sentence, const TagResult& result) {
   const AttentionMaps& maps = result.attention;
   std::string json = first_ ? "\n{" : ",\n{";
   first_ = false;
-  for (const char* key : {"sent_id", "text"}) {
-    const std::string value = comment_value(sentence, key);
-    if (value.empty()) continue;
-    json += '"';
-    json += key;
-    json += "\":";
-    append_json_string(json, value);
-    json += ',';
-  }
+  append_sentence_fields(json, sentence);
   json += "\"words\":[";
   for (std::size_t i = 0; i < sentence.words.size(); ++i) {
     if (i > 0) json += ',';

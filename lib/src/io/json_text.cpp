@@ -95,4 +95,16 @@ std::string format_number(float value) {
   return buffer;
 }
 
+void append_sentence_fields(std::string& out, const Sentence& sentence) {
+  for (const char* key : {"sent_id", "text"}) {
+    const std::string value = comment_value(sentence, key);
+    if (value.empty()) continue;
+    out += '"';
+    out += key;
+    out += "\":";
+    append_json_string(out, value);
+    out += ',';
+  }
+}
+
 }  // namespace sawtag

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "sawtag/sentence.hpp"
+
 namespace sawtag {
 
 // Appends `text` as a JSON string literal: "say \"hi\"\n" -> "\"say \\\"hi\\\"\\n\"".
@@ -13,5 +15,9 @@ void append_json_string(std::string& out, std::string_view text);
 
 // A probability or weight as a JSON number with 4 decimals: 0.98213 -> "0.9821".
 std::string format_number(float value);
+
+// Appends `"sent_id":"..",` and `"text":"..",` for those of the sentence's comments it has:
+// the opening fields of a sentence object in the JSON outputs and the attention file.
+void append_sentence_fields(std::string& out, const Sentence& sentence);
 
 }  // namespace sawtag

@@ -162,15 +162,7 @@ void append_candidates(std::string& json, const char* key,
 std::string sentence_json(const TaggedSentence& tagged, const OutputOptions& options) {
   const Sentence& sentence = *tagged.sentence;
   std::string json = "{";
-  for (const char* key : {"sent_id", "text"}) {
-    const std::string value = comment_value(sentence, key);
-    if (value.empty()) continue;
-    json += '"';
-    json += key;
-    json += "\":";
-    append_json_string(json, value);
-    json += ',';
-  }
+  append_sentence_fields(json, sentence);
   json += "\"words\":[";
   for (std::size_t i = 0; i < word_count(tagged); ++i) {
     const WordTags& tags = tagged.result->words[i];
