@@ -127,6 +127,16 @@ TEST_CASE("conllu: several blank lines between sentences, and CRLF line ends", "
         "# text = a b\n1\ta\ta\tX\t_\t_\t_\t_\t_\t_\n2\tb\tb\tX\t_\t_\t_\t_\t_\tSpaceAfter=No\n\n");
 }
 
+// Found by fuzz_conllu_reader: with only one '\r' dropped, MISC "_\r" was written and read back
+// as "_".
+TEST_CASE("conllu: every trailing carriage return is dropped, so a line reads back the same",
+          "[conllu]") {
+  const std::vector<Sentence> sentences = read_all("1\ta\ta\tX\t_\t_\t_\t_\t_\t_\r\r\n");
+  REQUIRE(sentences.size() == 1);
+  CHECK(sentences[0].words[0].misc == "_");
+  CHECK(read_all(write_all(sentences))[0].words[0].misc == "_");
+}
+
 TEST_CASE("conllu: a 20,000-word sentence reads and writes back", "[conllu]") {
   std::string text = "# sent_id = long\n";
   for (int i = 1; i <= 20000; ++i) text += line(std::to_string(i), "w" + std::to_string(i));

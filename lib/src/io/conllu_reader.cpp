@@ -55,8 +55,9 @@ ConlluReader::ConlluReader(std::istream& in, std::string source_name)
 //   "3-4\tdon't\t_\t_\t_\t_\t_\t_\t_\t_"            multi-word token, just before its words
 //   "2.1\tsaw\tsee\tVERB\t...\t_"                   empty node after word 2: 2.1, 2.2, ...
 //   ""                                              end of the sentence
-// A trailing '\r' is dropped (CRLF files read like LF files and are written back with LF), as
-// is a UTF-8 byte-order mark at the start of the input.
+// Trailing '\r's are dropped (CRLF files read like LF files and are written back with LF; all of
+// them, so that what is written reads back the same), as is a UTF-8 byte-order mark at the start
+// of the input.
 bool ConlluReader::next(Sentence& sentence) {
   sentence.comments.clear();
   sentence.words.clear();
@@ -94,7 +95,7 @@ bool ConlluReader::next(Sentence& sentence) {
   while (std::getline(in_, line)) {
     ++line_number_;
     if (line_number_ == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+    while (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) {
       if (started) return finish();
       continue;  // blank lines between sentences
