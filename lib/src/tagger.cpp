@@ -2,13 +2,14 @@
 #include "sawtag/tagger.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <numeric>
 #include <string>
 #include <utility>
 
-#include "nn/network.hpp"
-#include "nn/softmax.hpp"
+#include "infer/inference_network.hpp"
+#include "infer/windows.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/features.hpp"
 
@@ -25,24 +26,49 @@ std::string join(const std::vector<std::string>& items) {
   return text;
 }
 
-// The k most likely tags of `probabilities` ([num_tags]), most likely first; ties keep tag order.
-std::vector<TagCandidate> top_candidates(const nn::Matrix& probabilities, Eigen::Index row,
+// Softmax of `logits` ([num_tags]) into `probabilities`.
+void softmax(const float* logits, int num_tags, std::vector<float>& probabilities) {
+  probabilities.resize(static_cast<std::size_t>(num_tags));
+  const float maximum = *std::max_element(logits, logits + num_tags);
+  float sum = 0.0f;
+  for (int t = 0; t < num_tags; ++t) {
+    probabilities[static_cast<std::size_t>(t)] = std::exp(logits[t] - maximum);
+    sum += probabilities[static_cast<std::size_t>(t)];
+  }
+  for (float& probability : probabilities) probability /= sum;
+}
+
+// The k most likely tags, most likely first; ties keep tag order.
+std::vector<TagCandidate> top_candidates(const std::vector<float>& probabilities,
                                          const Vocabulary& tags, int k) {
-  const int num_tags = static_cast<int>(probabilities.cols());
+  const int num_tags = static_cast<int>(probabilities.size());
   k = std::min(k, num_tags);
   std::vector<int> order(static_cast<std::size_t>(num_tags));
   std::iota(order.begin(), order.end(), 0);
   std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int a, int b) {
-    const float pa = probabilities(row, a), pb = probabilities(row, b);
+    const float pa = probabilities[static_cast<std::size_t>(a)];
+    const float pb = probabilities[static_cast<std::size_t>(b)];
     return pa > pb || (pa == pb && a < b);
   });
   std::vector<TagCandidate> candidates;
   candidates.reserve(static_cast<std::size_t>(k));
   for (int c = 0; c < k; ++c) {
-    candidates.push_back({tags.at(order[static_cast<std::size_t>(c)]),
-                          probabilities(row, order[static_cast<std::size_t>(c)])});
+    const int tag = order[static_cast<std::size_t>(c)];
+    candidates.push_back({tags.at(tag), probabilities[static_cast<std::size_t>(tag)]});
   }
   return candidates;
+}
+
+// The most likely tag (the first on a tie), its probability, and the top k if asked.
+void choose_tag(const float* logits, const Vocabulary& tags, int top_k, std::string& tag,
+                float& probability, std::vector<TagCandidate>& top,
+                std::vector<float>& probabilities) {
+  const int num_tags = static_cast<int>(tags.size());
+  softmax(logits, num_tags, probabilities);
+  const auto best = std::max_element(probabilities.begin(), probabilities.end());
+  tag = tags.at(static_cast<int>(best - probabilities.begin()));
+  probability = *best;
+  if (top_k > 0) top = top_candidates(probabilities, tags, top_k);
 }
 
 // The loader validates a model file fully; this cheap check also covers models built in
@@ -81,6 +107,7 @@ void check_shapes(const Model& model) {
 Tagger::Tagger(std::shared_ptr<const Model> model) : model_(std::move(model)) {
   if (!model_) throw ModelError("Tagger: no model given");
   check_shapes(*model_);
+  network_ = std::make_shared<const infer::InferenceNetwork>(*model_);
   for (std::size_t t = 0; t < model_->self_tests.size(); ++t) {
     const SelfTest& test = model_->self_tests[t];
     const std::string name = "self-test " + std::to_string(t + 1) + " '" + join(test.words) + "'";
@@ -98,53 +125,93 @@ Tagger::Tagger(std::shared_ptr<const Model> model) : model_(std::move(model)) {
   }
 }
 
+int Tagger::max_window() const { return network_->max_window(); }
+
 TagResult Tagger::tag(const std::vector<std::string>& words, const TagOptions& options) const {
-  TagResult result;
-  if (words.empty()) return result;
-  const Model& model = *model_;
-  std::vector<WordFeatures> features;
-  features.reserve(words.size());
-  for (const std::string& word : words) features.push_back(word_features(model, word));
+  return std::move(tag_batch({words}, options).front());
+}
 
-  // TODO(windowing): sentences longer than config.max_sequence_length are tagged in one pass
-  // for now (the sinusoidal positions extend to any length); bounding memory by tagging
-  // overlapping windows of max_sequence_length words is a separate issue.
-  nn::ForwardOptions forward_options;
-  forward_options.capture_attention = options.capture_attention;
-  const nn::NetworkOutput output =
-      nn::network_forward(model.parameters, model.config, features, forward_options, nullptr);
-  const nn::Matrix upos_probabilities = nn::softmax_rows(output.upos_logits);
-  const nn::Matrix xpos_probabilities = nn::softmax_rows(output.xpos_logits);
+namespace {
 
-  result.words.resize(words.size());
-  for (std::size_t i = 0; i < words.size(); ++i) {
-    const auto row = static_cast<Eigen::Index>(i);
-    WordTags& tags = result.words[i];
-    Eigen::Index best_upos = 0, best_xpos = 0;
-    tags.upos_probability = upos_probabilities.row(row).maxCoeff(&best_upos);
-    tags.xpos_probability = xpos_probabilities.row(row).maxCoeff(&best_xpos);
-    tags.upos = model.upos.at(static_cast<int>(best_upos));
-    tags.xpos = model.xpos.at(static_cast<int>(best_xpos));
-    if (options.top_k > 0) {
-      tags.upos_top = top_candidates(upos_probabilities, row, model.upos, options.top_k);
-      tags.xpos_top = top_candidates(xpos_probabilities, row, model.xpos, options.top_k);
+// The sentences of one batch cut into windows, and where each window's logits land.
+class BatchTagger {
+ public:
+  BatchTagger(const Model& model, const infer::InferenceNetwork& network,
+              const TagOptions& options, std::vector<TagResult>& results)
+      : model_(model), network_(network), options_(options), results_(results) {}
+
+  void add(const std::vector<std::string>& words, std::size_t sentence) {
+    const auto n = static_cast<int>(words.size());
+    TagResult& result = results_[sentence];
+    result.words.resize(words.size());
+    plans_[sentence] = infer::plan_windows(n, network_.max_window());
+    const infer::WindowPlan& plan = plans_[sentence];
+    const bool capture = options_.capture_attention && plan.starts.size() == 1;
+    if (capture) {
+      AttentionMaps& maps = result.attention;
+      maps.num_layers = model_.config.num_layers;
+      maps.num_heads = model_.config.num_heads;
+      maps.num_words = n;
+    }
+    for (std::size_t w = 0; w < plan.starts.size(); ++w) {
+      if (rows_ + plan.length > options_.batch_words && !windows_.empty()) run();
+      windows_.push_back(infer::Window{&words, plan.starts[w], plan.length,
+                                       capture ? &result.attention.weights : nullptr});
+      owners_.push_back({sentence, static_cast<int>(w)});
+      rows_ += plan.length;
     }
   }
 
-  if (options.capture_attention) {
-    AttentionMaps& maps = result.attention;
-    maps.num_layers = model.config.num_layers;
-    maps.num_heads = model.config.num_heads;
-    maps.num_words = static_cast<int>(words.size());
-    const std::size_t map_size = words.size() * words.size();
-    maps.weights.reserve(output.attention.size() * map_size);
-    // output.attention[layer * num_heads + head] is row-major [n, n]: the layout AttentionMaps
-    // documents, so the maps are laid end to end.
-    for (const nn::Matrix& map : output.attention) {
-      maps.weights.insert(maps.weights.end(), map.data(), map.data() + map.size());
+  // Runs the windows gathered so far and hands each word its tags.
+  void run() {
+    if (windows_.empty()) return;
+    network_.forward(windows_, logits_);
+    const int columns = network_.num_logits();
+    const int num_upos = model_.config.num_upos;
+    const float* row = logits_.data();
+    for (std::size_t w = 0; w < windows_.size(); ++w) {
+      const auto [sentence, window] = owners_[w];
+      const infer::WindowPlan& plan = plans_[sentence];
+      for (int i = 0; i < windows_[w].count; ++i, row += columns) {
+        const int word = windows_[w].first + i;
+        if (plan.owner[static_cast<std::size_t>(word)] != window) continue;
+        WordTags& tags = results_[sentence].words[static_cast<std::size_t>(word)];
+        choose_tag(row, model_.upos, options_.top_k, tags.upos, tags.upos_probability,
+                   tags.upos_top, probabilities_);
+        choose_tag(row + num_upos, model_.xpos, options_.top_k, tags.xpos,
+                   tags.xpos_probability, tags.xpos_top, probabilities_);
+      }
     }
+    windows_.clear();
+    owners_.clear();
+    rows_ = 0;
   }
-  return result;
+
+  void reserve(std::size_t sentences) { plans_.resize(sentences); }
+
+ private:
+  const Model& model_;
+  const infer::InferenceNetwork& network_;
+  const TagOptions& options_;
+  std::vector<TagResult>& results_;
+  std::vector<infer::WindowPlan> plans_;  // per sentence
+  std::vector<infer::Window> windows_;    // waiting to run
+  std::vector<std::pair<std::size_t, int>> owners_;  // per waiting window: sentence, window
+  int rows_ = 0;
+  std::vector<float> logits_;
+  std::vector<float> probabilities_;
+};
+
+}  // namespace
+
+std::vector<TagResult> Tagger::tag_batch(const std::vector<std::vector<std::string>>& sentences,
+                                         const TagOptions& options) const {
+  std::vector<TagResult> results(sentences.size());
+  BatchTagger batch(*model_, *network_, options, results);
+  batch.reserve(sentences.size());
+  for (std::size_t s = 0; s < sentences.size(); ++s) batch.add(sentences[s], s);
+  batch.run();
+  return results;
 }
 
 }  // namespace sawtag

@@ -13,6 +13,9 @@ namespace sawtag {
 struct TagOptions {
   int top_k = 0;                   // also return the k most likely tags of each word
   bool capture_attention = false;  // fill TagResult::attention
+  // tag_batch() runs about this many words through the network at a time (at least one
+  // window). It changes speed and memory, never a result.
+  int batch_words = 1024;
 };
 
 struct TagCandidate {
@@ -45,8 +48,15 @@ struct AttentionMaps {
 
 struct TagResult {
   std::vector<WordTags> words;
-  AttentionMaps attention;  // empty unless TagOptions::capture_attention
+  // Empty unless TagOptions::capture_attention, and also empty for a sentence longer than
+  // Tagger::max_window(): such a sentence is tagged in overlapping windows, and no single
+  // n x n map describes it.
+  AttentionMaps attention;
 };
+
+namespace infer {
+class InferenceNetwork;
+}
 
 class Tagger {
  public:
@@ -55,10 +65,20 @@ class Tagger {
 
   TagResult tag(const std::vector<std::string>& words, const TagOptions& options = {}) const;
 
+  // Tags many sentences at once, much faster than one by one; result s is of sentences[s], and
+  // exactly what tag(sentences[s]) gives.
+  std::vector<TagResult> tag_batch(const std::vector<std::vector<std::string>>& sentences,
+                                   const TagOptions& options = {}) const;
+
+  // Sentences longer than this many words are tagged in overlapping windows of this length
+  // (see lib/src/infer/windows.hpp): time and memory stay linear in the sentence length.
+  int max_window() const;
+
   const Model& model() const { return *model_; }
 
  private:
   std::shared_ptr<const Model> model_;
+  std::shared_ptr<const infer::InferenceNetwork> network_;
 };
 
 }  // namespace sawtag

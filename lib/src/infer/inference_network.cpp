@@ -1,0 +1,267 @@
+#include "infer/inference_network.hpp"
+
+#include <unsupported/Eigen/SpecialFunctions>
+
+#include <algorithm>
+#include <cmath>
+
+#include "nn/embedding.hpp"
+#include "nn/matrix.hpp"
+#include "sawtag/error.hpp"
+#include "sawtag/features.hpp"
+
+namespace sawtag::infer {
+
+namespace {
+
+// The windows' length: the model's trained length, but never so long that one window's
+// position table or attention scores could exhaust memory (a model file may ask for 10^6).
+constexpr int kLongestWindow = 1024;
+// Distinct word forms whose input rows are kept (each d_model floats: 1 KB at d_model 256).
+constexpr std::size_t kInputCacheForms = 32768;
+
+using Array = Eigen::Array<float, 1, Eigen::Dynamic>;
+using ArrayMap = Eigen::Map<Array>;
+using ConstArrayMap = Eigen::Map<const Array>;
+using StridedMap = Eigen::Map<const nn::Matrix, 0, Eigen::OuterStride<>>;
+using StridedMutableMap = Eigen::Map<nn::Matrix, 0, Eigen::OuterStride<>>;
+
+std::vector<float> copy_of(const Tensor& tensor) {
+  return std::vector<float>(tensor.data.begin(), tensor.data.end());
+}
+
+// out = LayerNorm(x) over rows of `dim` floats, as nn/layer_norm.cpp computes it.
+void layer_norm(const LayerNormParameters& norm, float epsilon, const float* x, int rows,
+                int dim, float* out) {
+  const ConstArrayMap gamma(norm.gamma.data.data(), dim);
+  const ConstArrayMap beta(norm.beta.data.data(), dim);
+  for (int r = 0; r < rows; ++r) {
+    const ConstArrayMap row(x + static_cast<std::size_t>(r) * dim, dim);
+    ArrayMap result(out + static_cast<std::size_t>(r) * dim, dim);
+    const float mean = row.mean();
+    result = row - mean;
+    const float variance = result.matrix().squaredNorm() / static_cast<float>(dim);
+    const float inverse_std = 1.0f / std::sqrt(variance + epsilon);
+    result = result * inverse_std * gamma + beta;
+  }
+}
+
+// Adds rows x columns of `from` (row stride from_stride) into `to` (row stride columns).
+void add_rows(const float* from, int from_stride, int rows, int columns, float* to) {
+  for (int r = 0; r < rows; ++r) {
+    ArrayMap(to + static_cast<std::size_t>(r) * columns, columns) +=
+        ConstArrayMap(from + static_cast<std::size_t>(r) * from_stride, columns);
+  }
+}
+
+// GELU(z) = z Phi(z), in place on the first `columns` of each row.
+void gelu_rows(float* values, int stride, int rows, int columns) {
+  constexpr float kInverseSqrt2 = 0.70710678118654752f;
+  for (int r = 0; r < rows; ++r) {
+    ArrayMap z(values + static_cast<std::size_t>(r) * stride, columns);
+    z = 0.5f * z * (1.0f + (z * kInverseSqrt2).erf());
+  }
+}
+
+void softmax_rows_in_place(nn::Matrix& scores) {
+  for (Eigen::Index i = 0; i < scores.rows(); ++i) {
+    auto row = scores.row(i).array();
+    row = (row - row.maxCoeff()).exp();
+    row /= row.sum();
+  }
+}
+
+}  // namespace
+
+struct InferenceNetwork::Layer {
+  const LayerNormParameters* attention_norm = nullptr;
+  PackedLinear query_key_value;  // [d_model, 3 d_model]: Q, K and V side by side
+  PackedLinear attention_output;
+  std::vector<float> relative_bias;  // [num_heads, 2 max_relative_distance + 1]; may be empty
+  const LayerNormParameters* feed_forward_norm = nullptr;
+  PackedLinear feed_forward_hidden;
+  PackedLinear feed_forward_output;
+};
+
+// Per-thread buffers, grown to the largest batch seen and reused.
+struct InferenceNetwork::Workspace {
+  std::vector<float> x;          // [rows, d_model]: the residual stream
+  std::vector<float> normed;     // [rows, d_model]
+  std::vector<float> projected;  // [rows, widest PackedLinear stride]
+  std::vector<float> heads;      // [rows, d_model]: the heads' outputs side by side
+  std::vector<float> hidden;     // [rows, feed-forward stride]
+  nn::Matrix scores;             // [n, n] of one window and head
+};
+
+InferenceNetwork::InferenceNetwork(const Model& model) : model_(model) {
+  const ModelConfig& config = model.config;
+  const EncoderParameters& encoder = model.parameters.encoder;
+  if (config.d_model % config.num_heads != 0) {
+    throw ModelError("d_model " + std::to_string(config.d_model) +
+                     " is not a multiple of num_heads " + std::to_string(config.num_heads));
+  }
+  input_projection_ = PackedLinear({&encoder.input_projection});
+  heads_ = PackedLinear({&model.parameters.heads.upos, &model.parameters.heads.xpos});
+  for (const EncoderLayerParameters& parameters : encoder.layers) {
+    Layer layer;
+    layer.attention_norm = &parameters.attention_norm;
+    layer.query_key_value = PackedLinear(
+        {&parameters.attention.query, &parameters.attention.key, &parameters.attention.value});
+    layer.attention_output = PackedLinear({&parameters.attention.output});
+    if (config.relative_position) layer.relative_bias = copy_of(parameters.attention.relative_bias);
+    layer.feed_forward_norm = &parameters.feed_forward_norm;
+    layer.feed_forward_hidden = PackedLinear({&parameters.feed_forward.hidden});
+    layer.feed_forward_output = PackedLinear({&parameters.feed_forward.output});
+    layers_.push_back(std::move(layer));
+  }
+  const nn::Matrix positions =
+      nn::sinusoidal_positions(std::min(config.max_sequence_length, kLongestWindow), config.d_model);
+  positions_.assign(positions.data(), positions.data() + positions.size());
+  input_cache_ = std::make_unique<InputCache>(
+      config.d_model, kInputCacheForms,
+      [this](std::string_view form, float* out) { input_row(form, out); });
+}
+
+InferenceNetwork::~InferenceNetwork() = default;
+
+int InferenceNetwork::max_window() const {
+  return std::min(model_.config.max_sequence_length, kLongestWindow);
+}
+
+// [word embedding ; character CNN ; shape embedding] W_in + b_in, as nn/embedding.cpp.
+void InferenceNetwork::input_row(std::string_view form, float* out) const {
+  const ModelConfig& config = model_.config;
+  const EncoderParameters& encoder = model_.parameters.encoder;
+  const WordFeatures features = word_features(model_, form);
+  std::vector<float> input(static_cast<std::size_t>(config.input_dim()));
+  std::copy_n(encoder.word_embedding.data.data() +
+                  static_cast<std::size_t>(features.word_id) * config.word_dim,
+              config.word_dim, input.begin());
+  const nn::RowVector characters =
+      nn::char_encoder_forward(encoder, config, features.char_ids, nullptr);
+  std::copy_n(characters.data(), config.char_feature_dim(), input.begin() + config.word_dim);
+  std::copy_n(encoder.shape_embedding.data.data() +
+                  static_cast<std::size_t>(features.shape) * config.shape_dim,
+              config.shape_dim, input.begin() + config.word_dim + config.char_feature_dim());
+  std::vector<float> projected(static_cast<std::size_t>(input_projection_.stride()));
+  input_projection_.apply(input.data(), config.input_dim(), 1, projected.data());
+  std::copy_n(projected.begin(), config.d_model, out);
+}
+
+void InferenceNetwork::forward(const std::vector<Window>& windows,
+                               std::vector<float>& logits) const {
+  thread_local Workspace work;
+  const ModelConfig& config = model_.config;
+  const int d = config.d_model;
+  int rows = 0;
+  for (const Window& window : windows) {
+    if (window.count > max_window()) throw Error("InferenceNetwork: window too long");
+    rows += window.count;
+  }
+  const auto size = [rows](int width) { return static_cast<std::size_t>(rows) * width; };
+  work.x.resize(size(d));
+  work.normed.resize(size(d));
+  work.heads.resize(size(d));
+
+  float* x = work.x.data();
+  for (const Window& window : windows) {
+    for (int i = 0; i < window.count; ++i) {
+      const std::string& form = (*window.words)[static_cast<std::size_t>(window.first + i)];
+      input_cache_->row(form, x);
+      ArrayMap(x, d) += ConstArrayMap(positions_.data() + static_cast<std::size_t>(i) * d, d);
+      x += d;
+    }
+  }
+  for (std::size_t l = 0; l < layers_.size(); ++l) {
+    run_layer(layers_[l], static_cast<int>(l), windows, rows, work);
+  }
+  layer_norm(model_.parameters.encoder.final_norm, config.layer_norm_epsilon, work.x.data(), rows,
+             d, work.normed.data());
+  work.projected.resize(size(heads_.stride()));
+  heads_.apply(work.normed.data(), d, rows, work.projected.data());
+  const int columns = num_logits();
+  logits.resize(size(columns));
+  for (int r = 0; r < rows; ++r) {
+    std::copy_n(work.projected.data() + static_cast<std::size_t>(r) * heads_.stride(), columns,
+                logits.data() + static_cast<std::size_t>(r) * columns);
+  }
+}
+
+// x += attention(LN_1(x)); x += FFN(LN_2(x)), for all rows of the batch at once.
+void InferenceNetwork::run_layer(const Layer& layer, int layer_index,
+                                 const std::vector<Window>& windows, int rows,
+                                 Workspace& work) const {
+  const ModelConfig& config = model_.config;
+  const int d = config.d_model;
+  const auto size = [rows](int width) { return static_cast<std::size_t>(rows) * width; };
+
+  layer_norm(*layer.attention_norm, config.layer_norm_epsilon, work.x.data(), rows, d,
+             work.normed.data());
+  work.projected.resize(std::max(work.projected.size(), size(layer.query_key_value.stride())));
+  layer.query_key_value.apply(work.normed.data(), d, rows, work.projected.data());
+  int first_row = 0;
+  for (const Window& window : windows) {
+    attend(layer, layer_index, window, first_row, work);
+    first_row += window.count;
+  }
+  // The heads' outputs are read before `projected` is reused for W_o.
+  work.projected.resize(std::max(work.projected.size(), size(layer.attention_output.stride())));
+  layer.attention_output.apply(work.heads.data(), d, rows, work.projected.data());
+  add_rows(work.projected.data(), layer.attention_output.stride(), rows, d, work.x.data());
+
+  layer_norm(*layer.feed_forward_norm, config.layer_norm_epsilon, work.x.data(), rows, d,
+             work.normed.data());
+  const int hidden_stride = layer.feed_forward_hidden.stride();
+  work.hidden.resize(std::max(work.hidden.size(), size(hidden_stride)));
+  layer.feed_forward_hidden.apply(work.normed.data(), d, rows, work.hidden.data());
+  gelu_rows(work.hidden.data(), hidden_stride, rows, config.d_ff);
+  work.projected.resize(std::max(work.projected.size(), size(layer.feed_forward_output.stride())));
+  layer.feed_forward_output.apply(work.hidden.data(), hidden_stride, rows, work.projected.data());
+  add_rows(work.projected.data(), layer.feed_forward_output.stride(), rows, d, work.x.data());
+}
+
+// Every head of one window: softmax(Q K^T / sqrt(d_k) + relative bias) V into work.heads.
+void InferenceNetwork::attend(const Layer& layer, int layer_index, const Window& window,
+                              int first_row, Workspace& work) const {
+  const ModelConfig& config = model_.config;
+  const int d = config.d_model;
+  const int head_dim = config.head_dim();
+  const int n = window.count;
+  const int stride = layer.query_key_value.stride();
+  const float scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
+  const float* rows = work.projected.data() + static_cast<std::size_t>(first_row) * stride;
+  const int bias_width = 2 * config.max_relative_distance + 1;
+  for (int head = 0; head < config.num_heads; ++head) {
+    const int column = head * head_dim;
+    const StridedMap queries(rows + column, n, head_dim, Eigen::OuterStride<>(stride));
+    const StridedMap keys(rows + d + column, n, head_dim, Eigen::OuterStride<>(stride));
+    const StridedMap values(rows + 2 * d + column, n, head_dim, Eigen::OuterStride<>(stride));
+    work.scores.resize(n, n);
+    work.scores.noalias() = queries * keys.transpose();
+    work.scores *= scale;
+    if (!layer.relative_bias.empty()) {
+      const float* bias = layer.relative_bias.data() + static_cast<std::size_t>(head) * bias_width;
+      for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+          work.scores(i, j) +=
+              bias[std::clamp(j - i, -config.max_relative_distance, config.max_relative_distance) +
+                   config.max_relative_distance];
+        }
+      }
+    }
+    softmax_rows_in_place(work.scores);
+    StridedMutableMap output(work.heads.data() + static_cast<std::size_t>(first_row) * d + column,
+                             n, head_dim, Eigen::OuterStride<>(d));
+    output.noalias() = work.scores * values;
+    if (window.attention != nullptr) {
+      const std::size_t map_size = static_cast<std::size_t>(n) * n;
+      const std::size_t offset =
+          (static_cast<std::size_t>(layer_index) * config.num_heads + head) * map_size;
+      window.attention->resize(std::max(window.attention->size(),
+                                        map_size * config.num_heads * config.num_layers));
+      std::copy_n(work.scores.data(), map_size, window.attention->data() + offset);
+    }
+  }
+}
+
+}  // namespace sawtag::infer

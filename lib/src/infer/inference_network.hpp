@@ -1,0 +1,62 @@
+// The network's forward pass for tagging: many sentences at once, as matrix-matrix products.
+//
+// Training (nn/network.hpp) runs one sentence at a time and keeps what backward needs; this
+// runs the same function (the tests hold the two to 1e-4) for a batch of windows stacked
+// into one matrix of rows, so each projection is a single product over every word of the
+// batch, with weights packed once at load (PackedLinear). Attention runs window by window.
+// Every row's result depends only on its own window, so batching never changes a result.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "infer/input_cache.hpp"
+#include "infer/packed_linear.hpp"
+#include "sawtag/model.hpp"
+
+namespace sawtag::infer {
+
+// `count` consecutive words of a sentence, starting at words[first]; at most max_window().
+struct Window {
+  const std::vector<std::string>* words = nullptr;
+  int first = 0;
+  int count = 0;
+  // When set, receives every layer's and head's attention: [layers][heads][count][count].
+  std::vector<float>* attention = nullptr;
+};
+
+class InferenceNetwork {
+ public:
+  // `model` must outlive the network. Throws ModelError for shapes the network cannot run.
+  explicit InferenceNetwork(const Model& model);
+  ~InferenceNetwork();
+
+  // Longest window: the model's max_sequence_length, capped at 1024 words.
+  int max_window() const;
+  // Logit columns per word: UPOS tags, then XPOS tags.
+  int num_logits() const { return model_.config.num_upos + model_.config.num_xpos; }
+
+  // Runs the windows as one batch. logits receives sum(count) rows of num_logits() floats,
+  // the windows' words in order. Thread-safe.
+  void forward(const std::vector<Window>& windows, std::vector<float>& logits) const;
+
+ private:
+  struct Layer;
+  struct Workspace;
+
+  void input_row(std::string_view form, float* out) const;
+  void run_layer(const Layer& layer, int layer_index, const std::vector<Window>& windows, int rows,
+                 Workspace& work) const;
+  void attend(const Layer& layer, int layer_index, const Window& window, int first_row,
+              Workspace& work) const;
+
+  const Model& model_;
+  std::vector<Layer> layers_;
+  PackedLinear input_projection_;
+  PackedLinear heads_;  // UPOS and XPOS side by side
+  std::vector<float> positions_;  // [max_window, d_model] sinusoidal position vectors
+  std::unique_ptr<InputCache> input_cache_;
+};
+
+}  // namespace sawtag::infer

@@ -1,0 +1,38 @@
+// y = x W + b for inference, with W copied once into a layout the kernel reads fast.
+//
+// Each output row depends on its input row alone, always computed by the same instructions in
+// the same order: whatever rows share a call (batch size, thread, chunk), row i's result is
+// bit-identical. That is what makes `sawtag tag` print the same bytes for any -j.
+#pragma once
+
+#include <vector>
+
+#include "sawtag/parameters.hpp"
+#include "sawtag/tensor.hpp"
+
+namespace sawtag::infer {
+
+class PackedLinear {
+ public:
+  PackedLinear() = default;
+  // One or more Linears reading the same input, side by side: [in, out_1 + out_2 + ...].
+  explicit PackedLinear(const std::vector<const LinearParameters*>& parts);
+
+  int in() const { return in_; }
+  int out() const { return out_; }
+  // Output rows are this wide: out() rounded up to the kernel's column block.
+  int stride() const { return stride_; }
+
+  // x: rows x in(), row r at x + r * x_stride -> y: rows x stride(), row r at y + r * stride().
+  // Columns past out() are zero.
+  void apply(const float* x, int x_stride, int rows, float* y) const;
+
+ private:
+  int in_ = 0;
+  int out_ = 0;
+  int stride_ = 0;
+  TensorData weight_;  // [in, stride], zero-padded
+  TensorData bias_;    // [stride], zero-padded
+};
+
+}  // namespace sawtag::infer
