@@ -109,3 +109,90 @@ TEST_CASE("the batched network gives the training forward pass's logits", "[infe
   }
   REQUIRE(row * static_cast<std::size_t>(columns) == logits.size());
 }
+
+TEST_CASE("windows cover every word, overlap, and give each word context on both sides",
+          "[infer]") {
+  SECTION("a sentence that fits is one window") {
+    const infer::WindowPlan plan = infer::plan_windows(10, 16);
+    REQUIRE(plan.starts == std::vector<int>{0});
+    REQUIRE(plan.length == 10);
+    REQUIRE(plan.owner == std::vector<int>(10, 0));
+  }
+  SECTION("no words, no windows") { REQUIRE(infer::plan_windows(0, 16).starts.empty()); }
+  for (const int n : {17, 33, 100, 257, 20000}) {
+    const int window = 16;
+    const infer::WindowPlan plan = infer::plan_windows(n, window);
+    REQUIRE(plan.length == window);
+    REQUIRE(plan.starts.front() == 0);
+    REQUIRE(plan.starts.back() == n - window);
+    REQUIRE(static_cast<int>(plan.starts.size()) <= n / (window / 2) + 2);  // linear in n
+    for (int i = 0; i < n; ++i) {
+      const int start = plan.starts[static_cast<std::size_t>(plan.owner[static_cast<std::size_t>(i)])];
+      INFO("n " << n << ", word " << i);
+      REQUIRE(start <= i);
+      REQUIRE(i < start + window);
+      // At least a quarter window of context each side, unless the sentence ends sooner.
+      REQUIRE(i - start >= std::min(i, window / 4));
+      REQUIRE(start + window - 1 - i >= std::min(n - 1 - i, window / 4));
+    }
+  }
+}
+
+TEST_CASE("tag_batch gives the bits tag gives, whatever the batch size", "[infer]") {
+  auto model = std::make_shared<Model>(testing::make_random_model());
+  model->config.max_sequence_length = 8;  // so that the longer sentences are windowed
+  const Tagger tagger(model);
+  std::mt19937 rng(11);
+  std::vector<std::vector<std::string>> sentences;
+  for (int length : {3, 0, 8, 9, 1, 40, 17, 5}) sentences.push_back(random_sentence(rng, length));
+  TagOptions options;
+  options.top_k = 3;
+  std::vector<TagResult> one_by_one;
+  for (const auto& words : sentences) one_by_one.push_back(tagger.tag(words, options));
+  for (const int batch_words : {1, 7, 8, 20, 1000}) {
+    options.batch_words = batch_words;
+    const std::vector<TagResult> batched = tagger.tag_batch(sentences, options);
+    REQUIRE(batched.size() == sentences.size());
+    for (std::size_t s = 0; s < sentences.size(); ++s) {
+      REQUIRE(batched[s].words.size() == sentences[s].size());
+      for (std::size_t i = 0; i < sentences[s].size(); ++i) {
+        const WordTags& a = batched[s].words[i];
+        const WordTags& b = one_by_one[s].words[i];
+        INFO("batch_words " << batch_words << ", sentence " << s << ", word " << i);
+        REQUIRE(a.upos == b.upos);
+        REQUIRE(a.xpos == b.xpos);
+        REQUIRE(a.upos_probability == b.upos_probability);  // exact: rows never mix
+        REQUIRE(a.xpos_probability == b.xpos_probability);
+        REQUIRE(a.upos_top.size() == 3);
+        REQUIRE(a.upos_top[1].probability == b.upos_top[1].probability);
+      }
+    }
+  }
+}
+
+TEST_CASE("a sentence longer than the window is tagged in windows, linearly", "[infer]") {
+  auto model = std::make_shared<Model>(testing::make_random_model());
+  model->config.max_sequence_length = 8;
+  const Tagger tagger(model);
+  REQUIRE(tagger.max_window() == 8);
+  std::mt19937 rng(5);
+  const std::vector<std::string> words = random_sentence(rng, 20000);
+  TagOptions options;
+  options.capture_attention = true;
+  const TagResult result = tagger.tag(words, options);
+  REQUIRE(result.words.size() == 20000);
+  for (const WordTags& tags : result.words) REQUIRE_FALSE(tags.upos.empty());
+  // No n x n attention map for a windowed sentence; a short one still gets its maps.
+  REQUIRE(result.attention.weights.empty());
+  const TagResult short_result = tagger.tag({"I", "saw", "a", "saw"}, options);
+  REQUIRE(short_result.attention.num_words == 4);
+  REQUIRE(short_result.attention.weights.size() ==
+          static_cast<std::size_t>(model->config.num_layers * model->config.num_heads * 16));
+
+  // A word far from both ends of the first window is tagged as in that window alone.
+  const std::vector<std::string> first_window(words.begin(), words.begin() + 8);
+  const TagResult alone = tagger.tag(first_window);
+  for (std::size_t i = 0; i < 4; ++i) {
+    REQUIRE(result.words[i].upos_probability == alone.words[i].upos_probability);
+  }
+}
