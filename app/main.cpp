@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "attention_command.hpp"
 #include "eval_command.hpp"
 #include "info_command.hpp"
 #include "output_file.hpp"
@@ -65,6 +66,7 @@ int run(int argc, char** argv) {
   sawtag::cli::add_train_command(app, arguments_of_run);
   sawtag::cli::add_eval_command(app);
   sawtag::cli::add_info_command(app);
+  sawtag::cli::add_attention_command(app);
   std::vector<std::string> args = with_default_command(app, argc, argv);
   std::vector<char*> pointers;
   for (std::string& arg : args) pointers.push_back(arg.data());

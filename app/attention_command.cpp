@@ -1,0 +1,231 @@
+#include "attention_command.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "attention_input.hpp"
+#include "model_locator.hpp"
+#include "output_file.hpp"
+#include "sawtag/attention_view.hpp"
+#include "sawtag/output.hpp"
+#include "sawtag/tagger.hpp"
+
+namespace sawtag::cli {
+namespace {
+
+const std::map<std::string, AttentionInputKind> kInputKinds{
+    {"raw", AttentionInputKind::raw}, {"tokenized", AttentionInputKind::tokenized}};
+
+struct AttentionCommandOptions {
+  std::vector<std::string> texts;  // words of text; "-" is stdin
+  std::vector<std::string> files;
+  std::string model;
+  std::string input_kind = "raw";
+  std::string format;  // "text" or "json"; "" : text, unless --html or --svg is given
+  int layer = 0;       // counted from 1; 0: the last
+  int head = 0;        // counted from 1; 0: the mean of the layer's heads
+  std::string words;   // "FROM-TO", counted from 1
+  std::string color = "auto";
+  std::string html;
+  std::string svg;
+  int sentence = 1;  // the sentence --svg draws, counted from 1
+  std::string output = "-";
+};
+
+// The sentences and what the tagger said about each.
+struct TaggedInput {
+  std::vector<Sentence> sentences;
+  std::vector<TagResult> results;
+
+  std::vector<TaggedSentence> tagged() const {
+    std::vector<TaggedSentence> pairs;
+    for (std::size_t s = 0; s < sentences.size(); ++s)
+      pairs.push_back({&sentences[s], &results[s]});
+    return pairs;
+  }
+};
+
+// --layer and --head must exist in the model: a usage error (exit 2) otherwise.
+MapChoice map_choice(const AttentionCommandOptions& options, const ModelConfig& config) {
+  if (options.layer > config.num_layers) {
+    throw CLI::ValidationError("--layer", std::to_string(options.layer) + ": the model has " +
+                                              std::to_string(config.num_layers) + " layers");
+  }
+  if (options.head > config.num_heads) {
+    throw CLI::ValidationError("--head", std::to_string(options.head) + ": the model has " +
+                                             std::to_string(config.num_heads) + " heads per layer");
+  }
+  return MapChoice{options.layer == 0 ? kLastLayer : options.layer - 1,
+                   options.head == 0 ? kAverageOfHeads : options.head - 1};
+}
+
+// "41-80" -> words 40..79 (counted from 0) of the terminal view.
+void apply_word_window(const std::string& words, TerminalViewOptions& view) {
+  if (words.empty()) return;
+  const std::size_t dash = words.find('-');
+  int first = 0;
+  int last = 0;
+  try {
+    std::size_t used = 0;
+    first = std::stoi(words.substr(0, dash), &used);
+    if (dash == std::string::npos || used != dash) throw std::invalid_argument(words);
+    last = std::stoi(words.substr(dash + 1), &used);
+    if (used != words.size() - dash - 1) throw std::invalid_argument(words);
+  } catch (const std::logic_error&) {
+    throw CLI::ValidationError("--words", "'" + words + "': expected FROM-TO, e.g. 41-80");
+  }
+  if (first < 1 || last < first) {
+    throw CLI::ValidationError("--words", "'" + words + "': expected 1 <= FROM <= TO");
+  }
+  view.first_word = first - 1;
+  view.max_words = last - first + 1;
+}
+
+// Colours when asked, or on a terminal unless NO_COLOR is set (https://no-color.org).
+Shading shading_for(const AttentionCommandOptions& options) {
+  if (options.color == "always") return Shading::colors256;
+  if (options.color == "never") return Shading::blocks;
+  const char* no_color = std::getenv("NO_COLOR");
+  const bool colour_wanted = no_color == nullptr || no_color[0] == '\0';
+  const bool to_terminal = (options.output.empty() || options.output == "-") && ::isatty(1) == 1;
+  return colour_wanted && to_terminal ? Shading::colors256 : Shading::blocks;
+}
+
+TaggedInput tag_input(const AttentionCommandOptions& options,
+                      const std::shared_ptr<const Model>& model) {
+  std::vector<std::string> texts = options.texts;
+  if (texts.empty() && options.files.empty()) {
+    if (::isatty(0) == 1) {
+      throw CLI::ValidationError("sawtag attention",
+                                 "no text: give TEXT, '-' for stdin, or --file FILE");
+    }
+    texts.push_back("-");
+  }
+  const Tokenizer tokenizer(model->tokenizer);
+  TaggedInput input;
+  input.sentences = split_into_sentences(read_attention_texts(texts, options.files), tokenizer,
+                                         kInputKinds.at(options.input_kind));
+  const Tagger tagger(model);
+  TagOptions tag_options;
+  tag_options.capture_attention = true;
+  for (const Sentence& sentence : input.sentences) {
+    std::vector<std::string> forms;
+    for (const Word& word : sentence.words) forms.push_back(word.form);
+    input.results.push_back(tagger.tag(forms, tag_options));
+  }
+  return input;
+}
+
+void write_stdout_view(const AttentionCommandOptions& options, const TaggedInput& input,
+                       MapChoice choice) {
+  OutputFile output(options.output);
+  const std::vector<TaggedSentence> tagged = input.tagged();
+  if (options.format == "json") {
+    AttentionWriter writer(output.stream());
+    for (const TaggedSentence& sentence : tagged)
+      writer.write(*sentence.sentence, *sentence.result);
+    writer.finish();
+  } else {
+    TerminalViewOptions view;
+    view.map = choice;
+    view.shading = shading_for(options);
+    view.window_hint = "choose others with --words FROM-TO, or see all with --html FILE";
+    apply_word_window(options.words, view);
+    for (std::size_t s = 0; s < tagged.size(); ++s) {
+      if (s > 0) output.stream() << '\n';
+      write_terminal_view(output.stream(), tagged[s], static_cast<int>(s + 1), view);
+      output.check();
+    }
+  }
+  output.close();
+}
+
+void write_html(const std::string& path, const TaggedInput& input, MapChoice choice) {
+  HtmlPageOptions page;
+  page.title = "sawtag attention";
+  if (!input.sentences.empty()) {
+    page.title += ": " + comment_value(input.sentences.front(), "text");
+    if (input.sentences.size() > 1) page.title += " …";
+  }
+  page.first_shown = choice;
+  OutputFile output(path);
+  write_attention_page(output.stream(), input.tagged(), page);
+  output.close();
+}
+
+void write_svg(const AttentionCommandOptions& options, const TaggedInput& input, MapChoice choice) {
+  const int count = static_cast<int>(input.sentences.size());
+  if (options.sentence > count) {
+    throw CLI::ValidationError("--sentence", std::to_string(options.sentence) + ": the input has " +
+                                                 std::to_string(count) + " sentences");
+  }
+  const std::size_t index = static_cast<std::size_t>(options.sentence - 1);
+  OutputFile output(options.svg);
+  write_attention_svg(output.stream(), {&input.sentences[index], &input.results[index]}, choice);
+  output.close();
+}
+
+void run_attention_command(const AttentionCommandOptions& options) {
+  const std::shared_ptr<const Model> model = load_located_model(options.model);
+  const MapChoice choice = map_choice(options, model->config);
+  const TaggedInput input = tag_input(options, model);
+  if (!options.html.empty()) write_html(options.html, input, choice);
+  if (!options.svg.empty()) write_svg(options, input, choice);
+  const bool pictures_only =
+      options.format.empty() && (!options.html.empty() || !options.svg.empty());
+  if (!pictures_only) write_stdout_view(options, input, choice);
+}
+
+}  // namespace
+
+void add_attention_command(CLI::App& app) {
+  auto options = std::make_shared<AttentionCommandOptions>();
+  CLI::App* command = app.add_subcommand(
+      "attention",
+      "Show the attention weights of every layer and head: a heat map in the terminal, JSON, "
+      "an HTML page or an SVG (`sawtag attention \"I saw a saw\" --html saw.html`)");
+  command->add_option("text", options->texts,
+                      "Text to tag (several arguments are joined by spaces); '-' reads stdin");
+  command->add_option("--file", options->files, "Read text from FILE ('-': stdin); repeatable");
+  command->add_option("-m,--model", options->model,
+                      "Model file (default: $SAWTAG_MODEL, else the installed en_ewt.json)");
+  command
+      ->add_option("--input", options->input_kind,
+                   "raw: running text, split by the model's tokenizer; tokenized: one sentence "
+                   "per line, words split on whitespace")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"raw", "tokenized"}));
+  command
+      ->add_option("-f,--format", options->format,
+                   "On stdout: text (a heat map, the default) or json (docs/attention-format.md); "
+                   "with --html or --svg and no --format, nothing")
+      ->check(CLI::IsMember({"text", "json"}));
+  command->add_option("--layer", options->layer, "Layer to draw, from 1 (default: the last)")
+      ->check(CLI::PositiveNumber);
+  command
+      ->add_option("--head", options->head,
+                   "Head to draw, from 1 (default: the mean of the layer's heads; the page "
+                   "opens on head 1)")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--words", options->words,
+                      "Terminal view: words FROM-TO of a long sentence (default: the first 40)");
+  command->add_option("--color", options->color, "Colours in the terminal view")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  command->add_option("--html", options->html,
+                      "Write a self-contained HTML page of every layer and head to FILE");
+  command->add_option("--svg", options->svg, "Write the chosen heat map as an SVG to FILE");
+  command->add_option("--sentence", options->sentence, "The sentence --svg draws, from 1")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  command->add_option("-o,--output", options->output, "Write to FILE instead of stdout");
+  command->callback([options] { run_attention_command(*options); });
+}
+
+}  // namespace sawtag::cli
