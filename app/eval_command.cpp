@@ -20,6 +20,7 @@ struct EvalArguments {
   std::string gold_path;
   std::string train_path;  // for "unseen in training"; else "not in the model's vocabulary"
   bool json = false;
+  bool float32 = false;  // TagPrecision::float32
   bool raw = false;  // tokenize the gold text and score as the CoNLL 2018 shared task
   int threads = 2;
   int confusions = 10;
@@ -136,7 +137,7 @@ void run_raw_eval(const EvalArguments& arguments, const Tagger& tagger,
 
 void run_eval(const EvalArguments& arguments) {
   const std::shared_ptr<const Model> model = load_located_model(arguments.model_path);
-  const Tagger tagger(model);
+  const Tagger tagger(model, arguments.float32 ? TagPrecision::float32 : TagPrecision::fastest);
   const std::vector<Sentence> gold = read_treebank(arguments.gold_path);
   if (arguments.raw) {
     run_raw_eval(arguments, tagger, gold);
@@ -172,6 +173,8 @@ void add_eval_command(CLI::App& app) {
                     "as the CoNLL 2018 shared task does");
   command->add_option("-j,--threads", arguments->threads, "Threads")
       ->capture_default_str()->check(CLI::Range(1, 256));
+  command->add_flag("--float32", arguments->float32,
+                    "float32 matrix products even where bfloat16 AMX is available");
   command->add_option("--confusions", arguments->confusions, "Confusions to list")
       ->capture_default_str()->check(CLI::Range(0, 10000));
   command->callback([arguments] { run_eval(*arguments); });

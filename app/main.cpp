@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "attention_command.hpp"
+#include "batch_output.hpp"
 #include "eval_command.hpp"
 #include "info_command.hpp"
 #include "output_file.hpp"
@@ -90,6 +91,8 @@ int main(int argc, char** argv) {
     return run(argc, argv);
   } catch (const sawtag::cli::OutputClosed&) {
     return kExitSuccess;  // `sawtag tag big.txt | head`: the reader has what it wanted
+  } catch (const sawtag::cli::BatchFailed&) {
+    return kExitBadInput;  // each failure and a summary are on stderr already
   } catch (const sawtag::Error& error) {
     spdlog::error("{}", one_line(error.what()));
     return kExitBadInput;

@@ -111,44 +111,228 @@ std::vector<LinePieces> split_by_line(const std::vector<Sentence>& sentences,
 
 }  // namespace
 
-TagSession::TagSession(std::shared_ptr<const Model> model, const TagSessionOptions& options,
-                       OutputFile& output, OutputFile* attention_output)
-    : tagger_(model),
-      tokenizer_(model->tokenizer, TokenizerOptions{options.sentence_per_line}),
+// One thing read from the input, in input order: a blank line, a raw paragraph, or a sentence
+// (a tokenized line or a CoNLL-U sentence). process() fills `sentences` and `results`.
+struct TagSession::Piece {
+  enum class Kind { blank, paragraph, sentence };
+  Kind kind = Kind::blank;
+  Paragraph paragraph;      // Kind::paragraph
+  bool after_blank = false;  // Kind::paragraph: "# newpar" before its first sentence
+  bool numbered = false;     // Kind::sentence: give it a "# sent_id"
+  std::vector<Sentence> sentences;
+  std::vector<TagResult> results;
+};
+
+struct TagSession::Chunk {
+  std::vector<Piece> pieces;
+  std::size_t bytes = 0;  // of input read
+  std::size_t words = 0;  // set by process()
+};
+
+namespace {
+
+// Input is handed to the tagging threads in chunks of about this many bytes: big enough that
+// a chunk's words fill the network's batches, small enough that two threads share even a
+// short file evenly.
+constexpr std::size_t kChunkBytes = std::size_t{16} << 10;
+
+}  // namespace
+
+TagSession::TagSession(const Tagger& tagger, const TagSessionOptions& options,
+                       OutputFile& output, OutputFile* attention_output, ThreadPool* pool)
+    : tagger_(tagger),
+      tokenizer_(tagger.model().tokenizer, TokenizerOptions{options.sentence_per_line}),
       options_(options),
       output_(output),
       writer_(make_output_writer(output.stream(), options.output)),
-      attention_output_(attention_output) {
+      attention_output_(attention_output),
+      pool_(pool),
+      reading_(std::make_unique<Chunk>()) {
   tag_options_.top_k = options.output.top_k;
   tag_options_.capture_attention = attention_output != nullptr;
+  tag_options_.batch_words = options.batch_words;
   if (attention_output != nullptr) {
     attention_writer_ = std::make_unique<AttentionWriter>(attention_output->stream());
   }
 }
 
+// Chunks still on the pool's threads point into this session: wait for them.
+TagSession::~TagSession() {
+  for (Pending& pending : pending_) {
+    if (pending.processed.valid()) pending.processed.wait();
+  }
+}
+
 void TagSession::tag(LineSource& source) {
   interactive_ = source.is_terminal();
-  switch (options_.input) {
-    case InputKind::raw:
-      // On a terminal each line is answered at once, so it cannot wait for the paragraph's end.
-      if (options_.sentence_per_line || interactive_) {
-        tag_raw_lines(source);
-      } else {
-        tag_raw_paragraphs(source);
-      }
-      break;
-    case InputKind::tokenized:
-      tag_tokenized(source);
-      break;
-    case InputKind::conllu:
-      tag_conllu(source);
-      break;
+  try {
+    switch (options_.input) {
+      case InputKind::raw:
+        // On a terminal each line is answered at once, so it cannot wait for the paragraph's end.
+        if (options_.sentence_per_line || interactive_) {
+          read_raw_lines(source);
+        } else {
+          read_raw_paragraphs(source);
+        }
+        break;
+      case InputKind::tokenized:
+        read_tokenized(source);
+        break;
+      case InputKind::conllu:
+        read_conllu(source);
+        break;
+    }
+  } catch (...) {
+    submit();  // what was read before the error is still tagged and written
+    drain();
+    throw;
   }
+  submit();
+  drain();
 }
 
 void TagSession::finish() {
   writer_->finish();
   if (attention_writer_) attention_writer_->finish();
+}
+
+void TagSession::read_raw_lines(LineSource& source) {
+  std::string line;
+  bool after_blank = false;
+  while (source.next(line)) {
+    if (is_blank(line)) {
+      add(Piece{}, line.size() + 1);
+      after_blank = true;
+    } else {
+      Paragraph paragraph;
+      paragraph.add(line);
+      add_paragraph(paragraph, after_blank);
+      after_blank = false;
+    }
+    if (interactive_) {
+      submit();
+      drain();
+    }
+  }
+}
+
+void TagSession::read_raw_paragraphs(LineSource& source) {
+  std::string line;
+  Paragraph paragraph;
+  bool after_blank = false;  // the paragraph being gathered follows a blank line
+  while (source.next(line)) {
+    if (is_blank(line)) {
+      add_paragraph(paragraph, after_blank);
+      add(Piece{}, line.size() + 1);
+      after_blank = true;
+      continue;
+    }
+    paragraph.add(line);
+    if (paragraph.full()) {  // the rest continues the same paragraph: no "# newpar"
+      add_paragraph(paragraph, after_blank);
+      after_blank = false;
+    }
+  }
+  add_paragraph(paragraph, after_blank);
+}
+
+void TagSession::read_tokenized(LineSource& source) {
+  std::string line;
+  while (source.next(line)) {
+    Piece piece;
+    if (!is_blank(line)) {
+      piece.kind = Piece::Kind::sentence;
+      piece.numbered = true;
+      piece.sentences.push_back(split_on_whitespace(line));
+    }
+    add(std::move(piece), line.size() + 1);
+  }
+}
+
+void TagSession::read_conllu(LineSource& source) {
+  LineSourceBuffer buffer(source);
+  std::istream in(&buffer);
+  ConlluReader reader(in, source.name());
+  Sentence sentence;
+  while (reader.next(sentence)) {
+    Piece piece;
+    piece.kind = Piece::Kind::sentence;
+    std::size_t bytes = 0;
+    for (const Word& word : sentence.words) bytes += word.form.size() + 16;  // an estimate
+    piece.sentences.push_back(std::move(sentence));
+    sentence = Sentence();
+    add(std::move(piece), bytes);
+  }
+  buffer.rethrow_error();
+}
+
+void TagSession::add_paragraph(Paragraph& paragraph, bool after_blank) {
+  if (paragraph.empty()) return;
+  Piece piece;
+  piece.kind = Piece::Kind::paragraph;
+  piece.after_blank = after_blank;
+  const std::size_t bytes = paragraph.text.size() + 1;
+  piece.paragraph = std::move(paragraph);
+  paragraph = Paragraph();
+  add(std::move(piece), bytes);
+}
+
+void TagSession::add(Piece piece, std::size_t bytes) {
+  reading_->pieces.push_back(std::move(piece));
+  reading_->bytes += bytes;
+  if (reading_->bytes >= kChunkBytes) submit();
+}
+
+void TagSession::submit() {
+  if (reading_->pieces.empty()) return;
+  std::shared_ptr<Chunk> chunk = std::move(reading_);
+  reading_ = std::make_unique<Chunk>();
+  if (pool_ == nullptr) {
+    process(*chunk);
+    write(*chunk);
+    return;
+  }
+  std::future<void> processed = pool_->submit([this, chunk] { process(*chunk); });
+  pending_.push_back(Pending{chunk, std::move(processed)});
+  // Two chunks per thread keep every thread busy while this one writes.
+  while (pending_.size() > 2 * static_cast<std::size_t>(pool_->size())) write_oldest();
+}
+
+void TagSession::drain() {
+  while (!pending_.empty()) write_oldest();
+}
+
+void TagSession::write_oldest() {
+  Pending& oldest = pending_.front();
+  oldest.processed.get();  // rethrows what process() threw
+  const std::shared_ptr<Chunk> chunk = oldest.chunk;
+  pending_.pop_front();
+  write(*chunk);
+}
+
+void TagSession::process(Chunk& chunk) const {
+  std::vector<std::vector<std::string>> forms;
+  for (Piece& piece : chunk.pieces) {
+    if (piece.kind == Piece::Kind::paragraph) {
+      piece.sentences = tokenizer_.tokenize(piece.paragraph.text);
+    }
+    for (const Sentence& sentence : piece.sentences) forms.push_back(forms_of(sentence));
+  }
+  std::vector<TagResult> results = tagger_.tag_batch(forms, tag_options_);
+  std::size_t next = 0;
+  for (Piece& piece : chunk.pieces) {
+    for (const Sentence& sentence : piece.sentences) {
+      chunk.words += sentence.words.size();
+      piece.results.push_back(std::move(results[next++]));
+    }
+  }
+}
+
+void TagSession::write(Chunk& chunk) {
+  for (Piece& piece : chunk.pieces) write_piece(piece);
+  words_done_ += chunk.words;
+  bytes_done_ += chunk.bytes;
+  if (progress_) progress_(words_done_, bytes_done_);
 }
 
 // "# sent_id = N" before "# text", after "# newpar".
@@ -158,63 +342,36 @@ void TagSession::number(Sentence& sentence) {
   sentence.comments.insert(position, "# sent_id = " + std::to_string(next_sentence_id_++));
 }
 
-void TagSession::tag_raw_lines(LineSource& source) {
-  std::string line;
-  bool after_blank = false;
-  while (source.next(line)) {
-    if (is_blank(line)) {
-      emit({});
-      after_blank = true;
-      continue;
+void TagSession::write_piece(Piece& piece) {
+  std::vector<Sentence>& sentences = piece.sentences;
+  if (piece.kind == Piece::Kind::paragraph) {
+    for (Sentence& sentence : sentences) number(sentence);
+    if (piece.after_blank && !sentences.empty()) {
+      sentences.front().comments.insert(sentences.front().comments.begin(), "# newpar");
     }
-    Paragraph paragraph;
-    paragraph.add(line);
-    emit_paragraph(paragraph, after_blank);
-    after_blank = false;
+  } else if (piece.numbered) {
+    for (Sentence& sentence : sentences) number(sentence);
   }
-}
-
-void TagSession::tag_raw_paragraphs(LineSource& source) {
-  std::string line;
-  Paragraph paragraph;
-  bool after_blank = false;  // the paragraph being gathered follows a blank line
-  while (source.next(line)) {
-    if (is_blank(line)) {
-      emit_paragraph(paragraph, after_blank);
-      paragraph = Paragraph();
-      emit({});
-      after_blank = true;
-      continue;
-    }
-    paragraph.add(line);
-    if (paragraph.full()) {  // the rest continues the same paragraph: no "# newpar"
-      emit_paragraph(paragraph, after_blank);
-      paragraph = Paragraph();
-      after_blank = false;
+  if (attention_writer_) {
+    for (std::size_t s = 0; s < sentences.size(); ++s) {
+      attention_writer_->write(sentences[s], piece.results[s]);
     }
   }
-  emit_paragraph(paragraph, after_blank);
-}
-
-void TagSession::emit_paragraph(const Paragraph& paragraph, bool after_blank) {
-  if (paragraph.empty()) return;
-  std::vector<Sentence> sentences = tokenizer_.tokenize(paragraph.text);
-  for (Sentence& sentence : sentences) number(sentence);
-  if (after_blank && !sentences.empty()) {
-    sentences.front().comments.insert(sentences.front().comments.begin(), "# newpar");
-  }
-  const std::vector<TagResult> results = tag_sentences(sentences);
   const OutputFormat format = options_.output.format;
-  if (format != OutputFormat::text && format != OutputFormat::tsv) {
+  const bool by_input_line =
+      piece.kind == Piece::Kind::paragraph &&
+      (format == OutputFormat::text || format == OutputFormat::tsv);
+  if (!by_input_line) {
     std::vector<TaggedSentence> tagged(sentences.size());
     for (std::size_t s = 0; s < sentences.size(); ++s) {
-      tagged[s] = TaggedSentence{&sentences[s], &results[s]};
+      tagged[s] = TaggedSentence{&sentences[s], &piece.results[s]};
     }
     write_line(tagged);
     return;
   }
   // text and tsv: one output line per input line.
-  const std::vector<LinePieces> lines = split_by_line(sentences, results, paragraph.line_starts);
+  const std::vector<LinePieces> lines =
+      split_by_line(sentences, piece.results, piece.paragraph.line_starts);
   for (const LinePieces& line : lines) {
     std::vector<TaggedSentence> tagged(line.pieces.size());
     for (std::size_t p = 0; p < line.pieces.size(); ++p) {
@@ -222,50 +379,6 @@ void TagSession::emit_paragraph(const Paragraph& paragraph, bool after_blank) {
     }
     write_line(tagged);
   }
-}
-
-void TagSession::tag_tokenized(LineSource& source) {
-  std::string line;
-  while (source.next(line)) {
-    if (is_blank(line)) {
-      emit({});
-      continue;
-    }
-    std::vector<Sentence> sentences{split_on_whitespace(line)};
-    number(sentences.front());
-    emit(sentences);
-  }
-}
-
-void TagSession::tag_conllu(LineSource& source) {
-  LineSourceBuffer buffer(source);
-  std::istream in(&buffer);
-  ConlluReader reader(in, source.name());
-  std::vector<Sentence> sentences(1);
-  while (true) {
-    sentences.front() = Sentence();
-    if (!reader.next(sentences.front())) break;
-    emit(sentences);
-  }
-  buffer.rethrow_error();
-}
-
-void TagSession::emit(const std::vector<Sentence>& sentences) {
-  const std::vector<TagResult> results = tag_sentences(sentences);
-  std::vector<TaggedSentence> tagged(sentences.size());
-  for (std::size_t s = 0; s < sentences.size(); ++s) {
-    tagged[s] = TaggedSentence{&sentences[s], &results[s]};
-  }
-  write_line(tagged);
-}
-
-std::vector<TagResult> TagSession::tag_sentences(const std::vector<Sentence>& sentences) {
-  std::vector<TagResult> results(sentences.size());
-  for (std::size_t s = 0; s < sentences.size(); ++s) {
-    if (!sentences[s].words.empty()) results[s] = tagger_.tag(forms_of(sentences[s]), tag_options_);
-    if (attention_writer_) attention_writer_->write(sentences[s], results[s]);
-  }
-  return results;
 }
 
 void TagSession::write_line(const std::vector<TaggedSentence>& tagged) {

@@ -1,8 +1,18 @@
 // The body of `sawtag tag`: reads inputs (raw text a paragraph at a time, the other kinds line
 // by line or sentence by sentence), tags, writes. One session may read several inputs into one
 // output (sent_id numbers continue across them).
+//
+// Input is read in chunks of whole paragraphs, lines or sentences (about kChunkBytes each).
+// With a ThreadPool, chunks are tokenized and tagged on its threads while this thread reads
+// ahead and writes finished chunks in input order; at most two chunks per thread wait, so
+// memory stays bounded whatever the input size. Tagging never depends on how the input was
+// chunked or batched, so the output is the same bytes for any number of threads.
 #pragma once
 
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +22,7 @@
 #include "sawtag/output.hpp"
 #include "sawtag/tagger.hpp"
 #include "sawtag/tokenizer.hpp"
+#include "thread_pool.hpp"
 
 namespace sawtag::cli {
 
@@ -26,42 +37,59 @@ struct TagSessionOptions {
   // Raw input: every line is its own paragraph, so a line break always ends a sentence.
   // Otherwise only a blank line does, and a sentence may continue on the next line.
   bool sentence_per_line = false;
+  int batch_words = TagOptions{}.batch_words;  // words per pass through the network
   OutputOptions output;
 };
 
+// Words and input bytes done so far, reported after each chunk is written.
+using ProgressCallback = std::function<void(std::size_t words, std::size_t bytes)>;
+
 class TagSession {
  public:
-  // `output` and `attention_output` (nullptr: no attention file) must outlive the session.
-  // Throws ModelError when the model's self-tests fail.
-  TagSession(std::shared_ptr<const Model> model, const TagSessionOptions& options,
-             OutputFile& output, OutputFile* attention_output);
+  // `tagger`, `output`, `attention_output` (nullptr: no attention file) and `pool` (nullptr:
+  // everything on this thread) must outlive the session.
+  TagSession(const Tagger& tagger, const TagSessionOptions& options, OutputFile& output,
+             OutputFile* attention_output, ThreadPool* pool);
+  ~TagSession();
 
-  // Tags everything in `source`. When the source is a terminal, raw input is read line by line
-  // (as with sentence_per_line) and output is flushed after each line.
+  // Tags everything in `source`, and has written it all when it returns. When the source is a
+  // terminal, raw input is read line by line (as with sentence_per_line) and each line is
+  // answered at once. On an input error, everything read before it is still written.
   void tag(LineSource& source);
 
   // Ends the documents (json's "]", the attention file's closing brackets).
   void finish();
 
- private:
-  struct Paragraph;  // raw lines gathered up to a blank line
+  void on_progress(ProgressCallback callback) { progress_ = std::move(callback); }
 
-  void tag_raw_lines(LineSource& source);
-  void tag_raw_paragraphs(LineSource& source);
-  void tag_tokenized(LineSource& source);
-  void tag_conllu(LineSource& source);
-  // Tokenizes, tags and writes `paragraph` (nothing when it has no lines); "# newpar" before
-  // its first sentence when `after_blank`.
-  void emit_paragraph(const Paragraph& paragraph, bool after_blank);
-  // Tags `sentences` (one input line, or one CoNLL-U sentence) and writes them.
-  void emit(const std::vector<Sentence>& sentences);
-  // Tags every sentence (writing the attention file as it goes); result s is of sentence s.
-  std::vector<TagResult> tag_sentences(const std::vector<Sentence>& sentences);
-  // Writes one line's worth (OutputWriter::write_line), then flushes or checks the output.
+ private:
+  struct Piece;
+  struct Chunk;
+  struct Paragraph;
+
+  void read_raw_lines(LineSource& source);
+  void read_raw_paragraphs(LineSource& source);
+  void read_tokenized(LineSource& source);
+  void read_conllu(LineSource& source);
+
+  // Adds a piece to the chunk being read; hands the chunk on when it is full.
+  void add(Piece piece, std::size_t bytes);
+  void add_paragraph(Paragraph& paragraph, bool after_blank);
+  // Hands the chunk being read to the pool (or runs it here), writing finished chunks.
+  void submit();
+  // Writes every chunk handed on, in order.
+  void drain();
+  void write_oldest();
+
+  // Tokenizes and tags a chunk; thread-safe.
+  void process(Chunk& chunk) const;
+  // Numbers, writes and frees a processed chunk; on this thread only.
+  void write(Chunk& chunk);
+  void write_piece(Piece& piece);
   void write_line(const std::vector<TaggedSentence>& tagged);
   void number(Sentence& sentence);
 
-  Tagger tagger_;
+  const Tagger& tagger_;
   Tokenizer tokenizer_;
   TagSessionOptions options_;
   TagOptions tag_options_;
@@ -69,8 +97,19 @@ class TagSession {
   std::unique_ptr<OutputWriter> writer_;
   OutputFile* attention_output_;
   std::unique_ptr<AttentionWriter> attention_writer_;
+  ThreadPool* pool_;
   bool interactive_ = false;
   std::size_t next_sentence_id_ = 1;
+
+  std::unique_ptr<Chunk> reading_;  // the chunk being filled
+  struct Pending {
+    std::shared_ptr<Chunk> chunk;
+    std::future<void> processed;
+  };
+  std::deque<Pending> pending_;  // handed on, not yet written; oldest first
+  ProgressCallback progress_;
+  std::size_t words_done_ = 0;
+  std::size_t bytes_done_ = 0;
 };
 
 }  // namespace sawtag::cli

@@ -11,6 +11,7 @@
 
 #include "sawtag/error.hpp"
 #include "sawtag/model.hpp"
+#include "progress_bar.hpp"
 #include "sawtag/training.hpp"
 #include "treebank_file.hpp"
 
@@ -43,29 +44,21 @@ SelfTest parse_self_test(const std::string& text) {
   return test;
 }
 
-std::string format_duration(double seconds) {
-  const long total = static_cast<long>(seconds + 0.5);
-  char text[32];
-  std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", total / 3600, total / 60 % 60, total % 60);
-  return text;
-}
-
-// A one-line progress bar redrawn in place on a terminal.
+// The epoch's progress bar, redrawn in place on a terminal.
 void draw_progress(const TrainProgress& progress) {
   const double fraction = progress.sentences_total
                               ? static_cast<double>(progress.sentences_done) /
                                     static_cast<double>(progress.sentences_total)
                               : 1.0;
-  constexpr int kWidth = 30;
-  const int filled = static_cast<int>(fraction * kWidth);
   const double remaining =
       static_cast<double>(progress.sentences_total - progress.sentences_done) /
       std::max(1e-9, progress.sentences_per_second);
-  std::fprintf(stderr, "\repoch %d/%d [%-*s] %3.0f%%  %.0f sentences/s  loss %.4f  ETA %s ",
-               progress.epoch, progress.epochs, kWidth, std::string(filled, '#').c_str(),
-               100.0 * fraction, progress.sentences_per_second, progress.loss,
-               format_duration(remaining).c_str());
-  std::fflush(stderr);
+  char details[128];
+  std::snprintf(details, sizeof details, "%.0f sentences/s  loss %.4f  ETA %s",
+                progress.sentences_per_second, progress.loss, format_duration(remaining).c_str());
+  draw_progress_bar("epoch " + std::to_string(progress.epoch) + "/" +
+                        std::to_string(progress.epochs),
+                    fraction, details);
 }
 
 void run_train(TrainArguments& arguments, const std::string& command_line) {
@@ -85,7 +78,7 @@ void run_train(TrainArguments& arguments, const std::string& command_line) {
   TrainObserver observer;
   if (terminal) observer.on_progress = draw_progress;
   observer.on_epoch = [terminal](const EpochSummary& summary) {
-    if (terminal) std::fprintf(stderr, "\r\033[K");
+    if (terminal) clear_progress_bar();
     spdlog::info("epoch {}: loss {:.4f}, dev UPOS {:.2f} XPOS {:.2f}, {:.0f} words/s, {}{}",
                  summary.epoch, summary.loss, summary.dev_upos, summary.dev_xpos,
                  summary.words_per_second, format_duration(summary.seconds),

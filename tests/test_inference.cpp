@@ -52,7 +52,7 @@ TEST_CASE("packed linear equals x W + b, row by row, for any number of rows", "[
   for (Tensor* tensor : {&first.weight, &first.bias, &second.weight, &second.bias}) {
     for (float& value : tensor->data) value = uniform(rng);
   }
-  const infer::PackedLinear packed({&first, &second});
+  const infer::PackedLinear packed({&first, &second}, infer::Precision::float32);
   REQUIRE(packed.out() == 73);
   REQUIRE(packed.stride() % 64 == 0);
   std::vector<float> x(7 * 5);
@@ -85,7 +85,7 @@ TEST_CASE("packed linear equals x W + b, row by row, for any number of rows", "[
 
 TEST_CASE("the batched network gives the training forward pass's logits", "[infer]") {
   const Model model = testing::make_random_model();
-  const infer::InferenceNetwork network(model);
+  const infer::InferenceNetwork network(model, infer::Precision::float32);
   std::mt19937 rng(7);
   std::vector<std::vector<std::string>> sentences;
   for (int length : {1, 2, 5, 9, 17, 30}) sentences.push_back(random_sentence(rng, length));

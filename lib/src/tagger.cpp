@@ -104,10 +104,13 @@ void check_shapes(const Model& model) {
 
 }  // namespace
 
-Tagger::Tagger(std::shared_ptr<const Model> model) : model_(std::move(model)) {
+Tagger::Tagger(std::shared_ptr<const Model> model, TagPrecision precision)
+    : model_(std::move(model)) {
   if (!model_) throw ModelError("Tagger: no model given");
   check_shapes(*model_);
-  network_ = std::make_shared<const infer::InferenceNetwork>(*model_);
+  network_ = std::make_shared<const infer::InferenceNetwork>(
+      *model_, precision == TagPrecision::float32 ? infer::Precision::float32
+                                                  : infer::Precision::bfloat16);
   for (std::size_t t = 0; t < model_->self_tests.size(); ++t) {
     const SelfTest& test = model_->self_tests[t];
     const std::string name = "self-test " + std::to_string(t + 1) + " '" + join(test.words) + "'";

@@ -58,10 +58,20 @@ namespace infer {
 class InferenceNetwork;
 }
 
+// How the encoder's matrix products are computed.
+enum class TagPrecision {
+  // bfloat16 products summed in float32 on Intel AMX (Sapphire Rapids and later) when this
+  // build targets it (SAWTAG_NATIVE) and the CPU has it; float32 otherwise. Several times
+  // faster; EWT test accuracy moves by at most a few hundredths of a point (README).
+  fastest,
+  float32,  // float32 everywhere, on every CPU
+};
+
 class Tagger {
  public:
   // Runs the model's self-tests and throws ModelError when one fails.
-  explicit Tagger(std::shared_ptr<const Model> model);
+  explicit Tagger(std::shared_ptr<const Model> model,
+                  TagPrecision precision = TagPrecision::fastest);
 
   TagResult tag(const std::vector<std::string>& words, const TagOptions& options = {}) const;
 

@@ -93,25 +93,30 @@ struct InferenceNetwork::Workspace {
   nn::Matrix scores;             // [n, n] of one window and head
 };
 
-InferenceNetwork::InferenceNetwork(const Model& model) : model_(model) {
+InferenceNetwork::InferenceNetwork(const Model& model, Precision precision)
+    : model_(model) {
   const ModelConfig& config = model.config;
   const EncoderParameters& encoder = model.parameters.encoder;
   if (config.d_model % config.num_heads != 0) {
     throw ModelError("d_model " + std::to_string(config.d_model) +
                      " is not a multiple of num_heads " + std::to_string(config.num_heads));
   }
-  input_projection_ = PackedLinear({&encoder.input_projection});
-  heads_ = PackedLinear({&model.parameters.heads.upos, &model.parameters.heads.xpos});
+  // The input rows are computed once per word form and cached, and the heads are small: both
+  // stay float32. Precision only applies to the encoder layers, where the work is.
+  input_projection_ = PackedLinear({&encoder.input_projection}, Precision::float32);
+  heads_ = PackedLinear({&model.parameters.heads.upos, &model.parameters.heads.xpos},
+                        Precision::float32);
   for (const EncoderLayerParameters& parameters : encoder.layers) {
     Layer layer;
     layer.attention_norm = &parameters.attention_norm;
     layer.query_key_value = PackedLinear(
-        {&parameters.attention.query, &parameters.attention.key, &parameters.attention.value});
-    layer.attention_output = PackedLinear({&parameters.attention.output});
+        {&parameters.attention.query, &parameters.attention.key, &parameters.attention.value},
+        precision);
+    layer.attention_output = PackedLinear({&parameters.attention.output}, precision);
     if (config.relative_position) layer.relative_bias = copy_of(parameters.attention.relative_bias);
     layer.feed_forward_norm = &parameters.feed_forward_norm;
-    layer.feed_forward_hidden = PackedLinear({&parameters.feed_forward.hidden});
-    layer.feed_forward_output = PackedLinear({&parameters.feed_forward.output});
+    layer.feed_forward_hidden = PackedLinear({&parameters.feed_forward.hidden}, precision);
+    layer.feed_forward_output = PackedLinear({&parameters.feed_forward.output}, precision);
     layers_.push_back(std::move(layer));
   }
   const nn::Matrix positions =

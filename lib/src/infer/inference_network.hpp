@@ -29,7 +29,7 @@ struct Window {
 class InferenceNetwork {
  public:
   // `model` must outlive the network. Throws ModelError for shapes the network cannot run.
-  explicit InferenceNetwork(const Model& model);
+  InferenceNetwork(const Model& model, Precision precision);
   ~InferenceNetwork();
 
   // Longest window: the model's max_sequence_length, capped at 1024 words.

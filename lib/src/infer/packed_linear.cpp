@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "infer/amx.hpp"
 #include "sawtag/error.hpp"
 
 namespace sawtag::infer {
@@ -39,7 +40,8 @@ int round_up(int value, int multiple) { return (value + multiple - 1) / multiple
 
 }  // namespace
 
-PackedLinear::PackedLinear(const std::vector<const LinearParameters*>& parts) {
+PackedLinear::PackedLinear(const std::vector<const LinearParameters*>& parts,
+                           Precision precision) {
   if (parts.empty()) throw Error("PackedLinear: no parts");
   in_ = static_cast<int>(parts.front()->weight.rows());
   for (const LinearParameters* part : parts) {
@@ -59,9 +61,17 @@ PackedLinear::PackedLinear(const std::vector<const LinearParameters*>& parts) {
     std::copy_n(part->bias.data.data(), cols, bias_.data() + offset);
     offset += cols;
   }
+  if (precision == Precision::bfloat16 && amx::available()) {
+    bfloat16_ = amx::pack_weights(weight_.data(), in_, stride_);
+    weight_ = TensorData();
+  }
 }
 
 void PackedLinear::apply(const float* x, int x_stride, int rows, float* y) const {
+  if (!bfloat16_.empty()) {
+    amx::multiply(x, x_stride, rows, in_, bfloat16_, bias_.data(), stride_, y);
+    return;
+  }
   const int full_rows = rows / kRows * kRows;
   // Column blocks outside, rows inside: a block of weights stays in cache across all rows.
   for (int column = 0; column < stride_; column += kColumns) {

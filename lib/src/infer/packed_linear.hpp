@@ -5,6 +5,7 @@
 // bit-identical. That is what makes `sawtag tag` print the same bytes for any -j.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "sawtag/parameters.hpp"
@@ -12,11 +13,17 @@
 
 namespace sawtag::infer {
 
+enum class Precision {
+  float32,   // float32 products everywhere
+  bfloat16,  // bfloat16 products summed in float32 on AMX tiles where the CPU has them
+};
+
 class PackedLinear {
  public:
   PackedLinear() = default;
   // One or more Linears reading the same input, side by side: [in, out_1 + out_2 + ...].
-  explicit PackedLinear(const std::vector<const LinearParameters*>& parts);
+  // Precision::bfloat16 falls back to float32 where AMX is not available.
+  PackedLinear(const std::vector<const LinearParameters*>& parts, Precision precision);
 
   int in() const { return in_; }
   int out() const { return out_; }
@@ -31,8 +38,9 @@ class PackedLinear {
   int in_ = 0;
   int out_ = 0;
   int stride_ = 0;
-  TensorData weight_;  // [in, stride], zero-padded
+  TensorData weight_;  // [in, stride], zero-padded; empty when bfloat16_ is used
   TensorData bias_;    // [stride], zero-padded
+  std::vector<std::uint16_t> bfloat16_;  // AMX tiles (amx::pack_weights), or empty
 };
 
 }  // namespace sawtag::infer

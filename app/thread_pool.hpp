@@ -1,0 +1,37 @@
+// A fixed set of worker threads that run submitted tasks, oldest first.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <future>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace sawtag::cli {
+
+class ThreadPool {
+ public:
+  explicit ThreadPool(int threads);
+  // Runs the tasks still queued, then joins the threads.
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  int size() const { return static_cast<int>(threads_.size()); }
+
+  // The future becomes ready when `task` has run, and rethrows what it threw.
+  std::future<void> submit(std::function<void()> task);
+
+ private:
+  void work();
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::packaged_task<void()>> tasks_;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace sawtag::cli
