@@ -38,6 +38,19 @@ struct AttentionCommandOptions {
   std::string output = "-";
 };
 
+// --layer, --head and --sentence count from 1: "0" -> "counted from 1: expected 1 or more".
+CLI::Validator counted_from_one() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        try {
+          if (std::stoi(value) >= 1) return "";
+        } catch (const std::logic_error&) {
+        }
+        return "'" + value + "': counted from 1, expected 1 or more";
+      },
+      "N>=1");
+}
+
 // The sentences and what the tagger said about each.
 struct TaggedInput {
   std::vector<Sentence> sentences;
@@ -207,12 +220,12 @@ void add_attention_command(CLI::App& app) {
                    "with --html or --svg and no --format, nothing")
       ->check(CLI::IsMember({"text", "json"}));
   command->add_option("--layer", options->layer, "Layer to draw, from 1 (default: the last)")
-      ->check(CLI::PositiveNumber);
+      ->check(counted_from_one());
   command
       ->add_option("--head", options->head,
                    "Head to draw, from 1 (default: the mean of the layer's heads; the page "
                    "opens on head 1)")
-      ->check(CLI::PositiveNumber);
+      ->check(counted_from_one());
   command->add_option("--words", options->words,
                       "Terminal view: words FROM-TO of a long sentence (default: the first 40)");
   command->add_option("--color", options->color, "Colours in the terminal view")
@@ -223,7 +236,7 @@ void add_attention_command(CLI::App& app) {
   command->add_option("--svg", options->svg, "Write the chosen heat map as an SVG to FILE");
   command->add_option("--sentence", options->sentence, "The sentence --svg draws, from 1")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(counted_from_one());
   command->add_option("-o,--output", options->output, "Write to FILE instead of stdout");
   command->callback([options] { run_attention_command(*options); });
 }

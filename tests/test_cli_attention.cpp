@@ -175,6 +175,8 @@ TEST_CASE_METHOD(CliFixture, "attention errors: usage 2, input 1, one line each"
                        "--layer: 3: the model has 2 layers");
   check_one_line_error(run_sawtag({"attention", "-m", model, "--head", "3", "I saw"}), 2,
                        "--head: 3: the model has 2 heads per layer");
+  check_one_line_error(run_sawtag({"attention", "-m", model, "--head", "0", "I saw"}), 2,
+                       "--head: '0': counted from 1");
   check_one_line_error(run_sawtag({"attention", "-m", model, "--words", "9-2", "I saw"}), 2,
                        "--words");
   check_one_line_error(

@@ -22,11 +22,12 @@ using viz::escape_markup;
 using viz::printable;
 
 constexpr const char* kAbout =
-    "Each heat map shows one head of one layer: row <i>i</i> is how the word <i>i</i> spreads "
-    "its attention over the sentence (each row sums to 1), darker is more. Hover a cell for the "
-    "two words and the weight. Beside it, the same head as lines from each word (left) to the "
-    "words it attends to (right), the stronger the line the higher the weight; hover a word on "
-    "the left to see only its lines. Layer 1 is nearest the input.";
+    "The thumbnails show every head of every layer (layer 1 is nearest the input); click one, or "
+    "use the selectors, to see it large. In a heat map row <i>i</i> is how the word <i>i</i> "
+    "spreads its attention over the sentence (each row sums to 1), darker is more; hover a cell "
+    "for the two words and the weight. Beside it, the same head as lines from each word (left) to "
+    "the words it attends to (right), the stronger the line the higher the weight; hover a word "
+    "on the left to see only its lines.";
 
 // Where a sentence with maps stands in the page's JSON, and which map its selectors start at.
 struct DrawnMaps {
@@ -81,7 +82,8 @@ void write_section(std::ostream& out, const TaggedSentence& tagged, int number,
   out << "<div class=\"controls\">";
   write_select(out, "layer", maps.num_layers, shown.layer);
   write_select(out, "head", maps.num_heads, shown.head);
-  out << "</div>\n<div class=\"views\"><div class=\"heatmaps\"></div>"
+  out << "</div>\n<div class=\"overview-place\"></div>\n<div class=\"views\"><div "
+         "class=\"heatmaps\"></div>"
       << "<div class=\"lines-view\"></div></div>\n</section>\n";
 }
 

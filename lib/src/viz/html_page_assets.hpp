@@ -23,7 +23,14 @@ p.tagged { line-height: 2.4; margin: 0 0 .8em; }
 .heatmaps { max-width: 100%; overflow: auto; }
 .heatmap .grid { display: grid; gap: 1px; font-size: 12px; }
 .heatmap .caption, .lines .caption { font-size: .85em; color: #555; margin-bottom: .4em; }
-.cell { width: var(--cell); height: var(--cell); outline: 1px solid #eee; }
+.cell { width: var(--cell); height: var(--cell); outline: 1px solid #eee; font-size: 10px;
+        line-height: var(--cell); text-align: center; cursor: default; }
+.overview { display: inline-grid; gap: 3px; align-items: center; margin-bottom: 1em;
+            font-size: 11px; color: #555; }
+.overview-label { padding-right: 4px; white-space: nowrap; }
+.thumbnail { width: 40px; height: 40px; image-rendering: pixelated; border: 1px solid #ccc;
+             cursor: pointer; }
+.thumbnail.selected { border: 2px solid #d94801; }
 .cell:hover { outline: 2px solid #d94801; }
 .row-label { text-align: right; padding-right: 6px; white-space: nowrap; line-height: var(--cell); }
 .column-label { writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap;
@@ -85,7 +92,8 @@ inline constexpr const char* kPageScript = R"js(
     map.appendChild(element("div", "caption",
                             mapName(layer, head) + ": row attends to column"));
     const grid = element("div", "grid");
-    const cellSize = n <= 40 ? 18 : 12;
+    const cellSize = n <= 12 ? 34 : n <= 40 ? 18 : 12;
+    const showWeights = n <= 12;  // big enough cells carry their weight as text
     grid.style.setProperty("--cell", cellSize + "px");
     grid.style.gridTemplateColumns = "max-content repeat(" + n + ", " + cellSize + "px)";
     grid.appendChild(element("div", "corner"));
@@ -98,6 +106,10 @@ inline constexpr const char* kPageScript = R"js(
         cell.dataset.i = i;
         cell.dataset.j = j;
         cell.style.background = heatColour(weights[i][j]);
+        if (showWeights) {
+          cell.textContent = weights[i][j].toFixed(2).replace(/^0/, "");
+          cell.style.color = weights[i][j] > 0.5 ? "#fff" : "#333";
+        }
         grid.appendChild(cell);
       }
     }
@@ -135,7 +147,7 @@ inline constexpr const char* kPageScript = R"js(
         if (weight < lineThreshold) return;
         const line = svgElement("line", {
           x1: labelWidth, y1: rowHeight * i + 11, x2: labelWidth + gap, y2: rowHeight * j + 11,
-          stroke: colour, "stroke-width": 2, "stroke-opacity": weight.toFixed(4)});
+          stroke: colour, "stroke-width": 3, "stroke-opacity": weight.toFixed(4)});
         line.dataset.i = i;
         svg.appendChild(line);
         lines.push(line);
@@ -150,6 +162,54 @@ inline constexpr const char* kPageScript = R"js(
         mapName(layer, head) + ": each word (left) to the words it attends to (right)"));
     view.appendChild(svg);
     return view;
+  }
+
+  // All layers and heads at a glance, as bertviz's model view: a thumbnail per map (one pixel
+  // per cell, scaled up), a row per layer; clicking one selects it.
+  function drawOverview(sentence, select) {
+    const n = sentence.words.length;
+    const overview = element("div", "overview");
+    overview.style.gridTemplateColumns = "max-content repeat(" + data.headCount + ", auto)";
+    overview.appendChild(element("div", "corner"));
+    for (let head = 0; head < data.headCount; ++head) {
+      overview.appendChild(element("div", "overview-label", "head " + (head + 1)));
+    }
+    const thumbnails = [];
+    for (let layer = 0; layer < data.layerCount; ++layer) {
+      overview.appendChild(element("div", "overview-label", "layer " + (layer + 1)));
+      for (let head = 0; head < data.headCount; ++head) {
+        const canvas = element("canvas", "thumbnail");
+        canvas.width = n;
+        canvas.height = n;
+        const context = canvas.getContext("2d");
+        const image = context.createImageData(n, n);
+        const weights = sentence.layers[layer][head];
+        for (let i = 0; i < n; ++i) {
+          for (let j = 0; j < n; ++j) {
+            const t = Math.min(1, Math.max(0, weights[i][j]));
+            const pixel = 4 * (i * n + j);
+            image.data[pixel] = Math.round(255 + t * (8 - 255));
+            image.data[pixel + 1] = Math.round(255 + t * (48 - 255));
+            image.data[pixel + 2] = Math.round(255 + t * (107 - 255));
+            image.data[pixel + 3] = 255;
+          }
+        }
+        context.putImageData(image, 0, 0);
+        canvas.title = mapName(layer, head);
+        canvas.dataset.layer = layer;
+        canvas.dataset.head = head;
+        canvas.addEventListener("click", () => select(layer, head));
+        overview.appendChild(canvas);
+        thumbnails.push(canvas);
+      }
+    }
+    overview.markSelected = (layer, head) => {
+      for (const thumbnail of thumbnails) {
+        thumbnail.classList.toggle("selected",
+            +thumbnail.dataset.layer === layer && +thumbnail.dataset.head === head);
+      }
+    };
+    return overview;
   }
 
   function setUpSection(section, sentence) {
@@ -169,12 +229,19 @@ inline constexpr const char* kPageScript = R"js(
       }
       return drawn.get(key);
     }
+    const overview = drawOverview(sentence, (layer, head) => {
+      layerSelect.value = layer;
+      headSelect.value = head;
+      show();
+    });
+    section.querySelector(".overview-place").appendChild(overview);
     function show() {
       const layer = +layerSelect.value;
       const head = +headSelect.value;
       for (const map of drawn.values()) map.hidden = true;
       heatmapOf(layer, head).hidden = false;
       linesView.replaceChildren(drawLines(sentence, layer, head));
+      overview.markSelected(layer, head);
     }
     if (data.layerCount * data.headCount * n * n <= eagerCells) {
       for (let layer = 0; layer < data.layerCount; ++layer) {
