@@ -26,6 +26,7 @@ struct AttentionCommandOptions {
   std::vector<std::string> texts;  // words of text; "-" is stdin
   std::vector<std::string> files;
   std::string model;
+  bool float32 = false;
   std::string input_kind = "raw";
   std::string format;  // "text" or "json"; "" : text, unless --html or --svg is given
   int layer = 0;       // counted from 1; 0: the last
@@ -124,7 +125,8 @@ TaggedInput tag_input(const AttentionCommandOptions& options,
   TaggedInput input;
   input.sentences = split_into_sentences(read_attention_texts(texts, options.files), tokenizer,
                                          kInputKinds.at(options.input_kind));
-  const Tagger tagger(model);
+  // The same precision `sawtag tag` uses, so both give the same weights.
+  const Tagger tagger(model, options.float32 ? TagPrecision::float32 : TagPrecision::fastest);
   TagOptions tag_options;
   tag_options.capture_attention = true;
   for (const Sentence& sentence : input.sentences) {
@@ -208,6 +210,9 @@ void add_attention_command(CLI::App& app) {
   command->add_option("--file", options->files, "Read text from FILE ('-': stdin); repeatable");
   command->add_option("-m,--model", options->model,
                       "Model file (default: $SAWTAG_MODEL, else the installed en_ewt.json)");
+  command->add_flag("--float32", options->float32,
+                    "float32 matrix products even where bfloat16 AMX is available, as for "
+                    "sawtag tag (the weights then do not depend on the CPU)");
   command
       ->add_option("--input", options->input_kind,
                    "raw: running text, split by the model's tokenizer; tokenized: one sentence "
