@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages sawtag needs to build and test, if any are missing, and
-# Chromium for the test of the attention page where Debian has it (the test is skipped
-# without it). Uses sudo only when not run as root.
+# Chromium (the attention page test) and GNU parallel (the parallel filter test) where Debian
+# has them (those tests are skipped without them). Uses sudo only when not run as root.
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config libcli11-dev libspdlog-dev nlohmann-json3-dev
           libeigen3-dev catch2 libutf8proc-dev)
-optional_packages=(chromium)
+optional_packages=(chromium parallel)
 
 is_installed() {
   dpkg-query -W -f='${Status}' "$1" 2> /dev/null | grep -q "install ok installed"
