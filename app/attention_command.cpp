@@ -59,8 +59,9 @@ struct TaggedInput {
 
   std::vector<TaggedSentence> tagged() const {
     std::vector<TaggedSentence> pairs;
-    for (std::size_t s = 0; s < sentences.size(); ++s)
+    for (std::size_t s = 0; s < sentences.size(); ++s) {
       pairs.push_back({&sentences[s], &results[s]});
+    }
     return pairs;
   }
 };
@@ -81,6 +82,7 @@ MapChoice map_choice(const AttentionCommandOptions& options, const ModelConfig& 
 
 // "41-80" -> words 40..79 (counted from 0) of the terminal view.
 void apply_word_window(const std::string& words, TerminalViewOptions& view) {
+  view.window_hint = "choose others with --words FROM-TO, or see all with --html FILE";
   if (words.empty()) return;
   const std::size_t dash = words.find('-');
   int first = 0;
@@ -111,20 +113,23 @@ Shading shading_for(const AttentionCommandOptions& options) {
   return colour_wanted && to_terminal ? Shading::colors256 : Shading::blocks;
 }
 
+// The TEXT arguments; none (and no --file) means stdin, unless it is a terminal.
+std::vector<std::string> text_arguments(const AttentionCommandOptions& options) {
+  if (!options.texts.empty() || !options.files.empty()) return options.texts;
+  if (::isatty(0) == 1) {
+    throw CLI::ValidationError("sawtag attention",
+                               "no text: give TEXT, '-' for stdin, or --file FILE");
+  }
+  return {"-"};
+}
+
 TaggedInput tag_input(const AttentionCommandOptions& options,
                       const std::shared_ptr<const Model>& model) {
-  std::vector<std::string> texts = options.texts;
-  if (texts.empty() && options.files.empty()) {
-    if (::isatty(0) == 1) {
-      throw CLI::ValidationError("sawtag attention",
-                                 "no text: give TEXT, '-' for stdin, or --file FILE");
-    }
-    texts.push_back("-");
-  }
   const Tokenizer tokenizer(model->tokenizer);
   TaggedInput input;
-  input.sentences = split_into_sentences(read_attention_texts(texts, options.files), tokenizer,
-                                         kInputKinds.at(options.input_kind));
+  input.sentences =
+      split_into_sentences(read_attention_texts(text_arguments(options), options.files), tokenizer,
+                           kInputKinds.at(options.input_kind));
   // The same precision `sawtag tag` uses, so both give the same weights.
   const Tagger tagger(model, options.float32 ? TagPrecision::float32 : TagPrecision::fastest);
   TagOptions tag_options;
@@ -138,20 +143,16 @@ TaggedInput tag_input(const AttentionCommandOptions& options,
 }
 
 void write_stdout_view(const AttentionCommandOptions& options, const TaggedInput& input,
-                       MapChoice choice) {
+                       TerminalViewOptions view) {
   OutputFile output(options.output);
   const std::vector<TaggedSentence> tagged = input.tagged();
   if (options.format == "json") {
     AttentionWriter writer(output.stream());
-    for (const TaggedSentence& sentence : tagged)
+    for (const TaggedSentence& sentence : tagged) {
       writer.write(*sentence.sentence, *sentence.result);
+    }
     writer.finish();
   } else {
-    TerminalViewOptions view;
-    view.map = choice;
-    view.shading = shading_for(options);
-    view.window_hint = "choose others with --words FROM-TO, or see all with --html FILE";
-    apply_word_window(options.words, view);
     for (std::size_t s = 0; s < tagged.size(); ++s) {
       if (s > 0) output.stream() << '\n';
       write_terminal_view(output.stream(), tagged[s], static_cast<int>(s + 1), view);
@@ -186,15 +187,19 @@ void write_svg(const AttentionCommandOptions& options, const TaggedInput& input,
   output.close();
 }
 
+// Options are checked before the model is loaded, then against it, before any input is read.
 void run_attention_command(const AttentionCommandOptions& options) {
+  TerminalViewOptions view;
+  apply_word_window(options.words, view);
+  view.shading = shading_for(options);
   const std::shared_ptr<const Model> model = load_located_model(options.model);
-  const MapChoice choice = map_choice(options, model->config);
+  view.map = map_choice(options, model->config);
   const TaggedInput input = tag_input(options, model);
-  if (!options.html.empty()) write_html(options.html, input, choice);
-  if (!options.svg.empty()) write_svg(options, input, choice);
+  if (!options.html.empty()) write_html(options.html, input, view.map);
+  if (!options.svg.empty()) write_svg(options, input, view.map);
   const bool pictures_only =
       options.format.empty() && (!options.html.empty() || !options.svg.empty());
-  if (!pictures_only) write_stdout_view(options, input, choice);
+  if (!pictures_only) write_stdout_view(options, input, view);
 }
 
 }  // namespace
