@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Tagging speed, start-up time and memory of the shipped model; prints a table. Not part of
+# the test suite (figures vary with the machine and its load). Needs GNU time (/usr/bin/time).
+#
+#   bench/tag_speed.sh [BUILD_DIR]   # UD English EWT from ../shared/data or $SAWTAG_UD_DIR
+#
+# - EWT test text: the '# text' lines of en_ewt-ud-test.conllu, raw text -> text format,
+#   end to end (start-up included), -j 1 and -j 2; best of 3 runs.
+# - 1M words: EWT train text repeated to a million words, -j 1 and -j 2.
+# - cold start: `echo "I saw a saw" | sawtag`, median of 7 runs.
+# - peak RSS of each run (the largest is reported).
+# - FLOPs per word and the single-core matrix-multiply throughput (bench/matmul_throughput.cpp),
+#   and the fraction of that throughput that -j 1 tagging achieves.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$here/build}
+sawtag=$build/app/sawtag
+model=$here/models/en_ewt.json
+ud=${SAWTAG_UD_DIR:-$here/../shared/data/ud-english-ewt}
+[[ -f $ud/en_ewt-ud-test.conllu ]] || { echo "skipped: $ud/en_ewt-ud-test.conllu not found" >&2; exit 0; }
+[[ -x /usr/bin/time ]] || { echo "bench/tag_speed.sh needs GNU time (Debian package 'time')" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+sed -n 's/^# text = //p' "$ud/en_ewt-ud-test.conllu" > "$work/test.txt"
+sed -n 's/^# text = //p' "$ud/en_ewt-ud-train.conllu" > "$work/train.txt"
+: > "$work/million.txt"
+while [ "$(wc -w < "$work/million.txt")" -lt 1000000 ]; do
+  cat "$work/train.txt" >> "$work/million.txt"
+done
+
+echo 0 > "$work/peak_rss"
+# run INPUT THREADS -> "seconds words" (best of $repeats runs); keeps the peak RSS in a file
+# (run's output is read through a subshell, where variables do not outlive it).
+run() {
+  local input=$1 threads=$2 best="" words rss seconds
+  for _ in $(seq "$repeats"); do
+    /usr/bin/time -f "%e %M" -o "$work/time" "$sawtag" tag -m "$model" -j "$threads" \
+      "$input" > "$work/out.txt"
+    read -r seconds rss < "$work/time"
+    if (( rss > $(cat "$work/peak_rss") )); then echo "$rss" > "$work/peak_rss"; fi
+    if [ -z "$best" ] || awk "BEGIN{exit !($seconds < $best)}"; then best=$seconds; fi
+  done
+  words=$(wc -w < "$work/out.txt")
+  echo "$best $words"
+}
+
+repeats=3
+read -r test1_s test_words < <(run "$work/test.txt" 1)
+read -r test2_s _ < <(run "$work/test.txt" 2)
+repeats=1
+read -r million1_s million_words < <(run "$work/million.txt" 1)
+read -r million2_s _ < <(run "$work/million.txt" 2)
+
+starts=()
+for _ in $(seq 7); do
+  begin=$(date +%s.%N)
+  echo "I saw a saw" | "$sawtag" -m "$model" -j 1 > /dev/null
+  end=$(date +%s.%N)
+  starts+=("$(awk "BEGIN{print ($end - $begin) * 1000}")")
+done
+cold_ms=$(printf '%s\n' "${starts[@]}" | sort -n | sed -n 4p)
+
+average_length=$(awk -F'\t' '/^[0-9]+\t/ {w++} /^$/ {s++} END {printf "%.1f", w / s}' \
+                 "$ud/en_ewt-ud-test.conllu")
+"$build/bench/sawtag_matmul_bench" "$model" "$average_length" > "$work/matmul.txt"
+value() { awk -v key="$1" '$1 == key {print $2}' "$work/matmul.txt"; }
+
+speed() { awk "BEGIN{printf \"%.0f\", $1 / $2}"; }
+test1=$(speed "$test_words" "$test1_s")
+test2=$(speed "$test_words" "$test2_s")
+million1=$(speed "$million_words" "$million1_s")
+million2=$(speed "$million_words" "$million2_s")
+flops=$(value flops_per_word)
+achieved=$(awk "BEGIN{printf \"%.1f\", $million1 * $flops / 1e9}")
+
+echo "machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
+echo "model: $model"
+printf '%-44s %14s\n' "measure" "value"
+printf '%-44s %14s\n' "EWT test text ($test_words words), -j 1" "$test1 words/s"
+printf '%-44s %14s\n' "EWT test text, -j 2" "$test2 words/s ($(awk "BEGIN{printf \"%.2f\", $test2 / $test1}")x)"
+printf '%-44s %14s\n' "1M-word file ($million_words words), -j 1" "$million1 words/s"
+printf '%-44s %14s\n' "1M-word file, -j 2" "$million2 words/s ($(awk "BEGIN{printf \"%.2f\", $million2 / $million1}")x)"
+printf '%-44s %14s\n' "cold start (load + tag one sentence)" "$cold_ms ms"
+printf '%-44s %14s\n' "peak RSS (largest of all runs)" "$(( $(cat "$work/peak_rss") / 1024 )) MB"
+printf '%-44s %14s\n' "FLOPs per word (n = $average_length)" "$flops"
+printf '%-44s %14s\n' "matmul, Eigen float32, 1 core" "$(value eigen_float32_gflops) GFLOP/s"
+printf '%-44s %14s\n' "matmul, sawtag $(value fastest_kernel), 1 core" "$(value sawtag_fastest_gflops) GFLOP/s"
+printf '%-44s %14s\n' "tagging -j 1 (1M words) achieves" "$achieved GFLOP/s"
+printf '%-44s %14s\n' "  = fraction of sawtag's kernel peak" "$(awk "BEGIN{printf \"%.1f%%\", 100 * $achieved / $(value sawtag_fastest_gflops)}")"
+printf '%-44s %14s\n' "  = fraction of Eigen float32 peak" "$(awk "BEGIN{printf \"%.1f%%\", 100 * $achieved / $(value eigen_float32_gflops)}")"
