@@ -123,13 +123,13 @@ std::vector<std::string> text_arguments(const AttentionCommandOptions& options) 
   return {"-"};
 }
 
-TaggedInput tag_input(const AttentionCommandOptions& options,
+// `texts`: text_arguments(options).
+TaggedInput tag_input(const AttentionCommandOptions& options, const std::vector<std::string>& texts,
                       const std::shared_ptr<const Model>& model) {
   const Tokenizer tokenizer(model->tokenizer);
   TaggedInput input;
-  input.sentences =
-      split_into_sentences(read_attention_texts(text_arguments(options), options.files), tokenizer,
-                           kInputKinds.at(options.input_kind));
+  input.sentences = split_into_sentences(read_attention_texts(texts, options.files), tokenizer,
+                                         kInputKinds.at(options.input_kind));
   // The same precision `sawtag tag` uses, so both give the same weights.
   const Tagger tagger(model, options.float32 ? TagPrecision::float32 : TagPrecision::fastest);
   TagOptions tag_options;
@@ -162,13 +162,21 @@ void write_stdout_view(const AttentionCommandOptions& options, const TaggedInput
   output.close();
 }
 
+// "sawtag attention: I saw a saw", the first sentence's first words (a long one ends in "…").
+std::string page_title(const std::vector<Sentence>& sentences) {
+  constexpr std::size_t kMaxTitleWords = 10;
+  std::string title = "sawtag attention";
+  if (sentences.empty()) return title;
+  const std::vector<Word>& words = sentences.front().words;
+  title += ":";
+  for (std::size_t i = 0; i < words.size() && i < kMaxTitleWords; ++i) title += " " + words[i].form;
+  if (words.size() > kMaxTitleWords || sentences.size() > 1) title += " …";
+  return title;
+}
+
 void write_html(const std::string& path, const TaggedInput& input, MapChoice choice) {
   HtmlPageOptions page;
-  page.title = "sawtag attention";
-  if (!input.sentences.empty()) {
-    page.title += ": " + comment_value(input.sentences.front(), "text");
-    if (input.sentences.size() > 1) page.title += " …";
-  }
+  page.title = page_title(input.sentences);
   page.first_shown = choice;
   OutputFile output(path);
   write_attention_page(output.stream(), input.tagged(), page);
@@ -192,9 +200,10 @@ void run_attention_command(const AttentionCommandOptions& options) {
   TerminalViewOptions view;
   apply_word_window(options.words, view);
   view.shading = shading_for(options);
+  const std::vector<std::string> texts = text_arguments(options);
   const std::shared_ptr<const Model> model = load_located_model(options.model);
   view.map = map_choice(options, model->config);
-  const TaggedInput input = tag_input(options, model);
+  const TaggedInput input = tag_input(options, texts, model);
   if (!options.html.empty()) write_html(options.html, input, view.map);
   if (!options.svg.empty()) write_svg(options, input, view.map);
   const bool pictures_only =
@@ -212,7 +221,9 @@ void add_attention_command(CLI::App& app) {
       "an HTML page or an SVG (`sawtag attention \"I saw a saw\" --html saw.html`)");
   command->add_option("text", options->texts,
                       "Text to tag (several arguments are joined by spaces); '-' reads stdin");
-  command->add_option("--file", options->files, "Read text from FILE ('-': stdin); repeatable");
+  command->add_option("--file", options->files, "Read text from FILE ('-': stdin); repeatable")
+      ->allow_extra_args(false)  // `--file a.txt "more text"`: the text is not a file
+      ->type_name("FILE");
   command->add_option("-m,--model", options->model,
                       "Model file (default: $SAWTAG_MODEL, else the installed en_ewt.json)");
   command->add_flag("--float32", options->float32,

@@ -105,6 +105,14 @@ TEST_CASE_METHOD(CliFixture, "attention --format json: layers x heads x n x n, r
   CHECK(document["sentences"][0]["words"] == nlohmann::json({"I", "saw", "a", "saw", "."}));
   CHECK(document["sentences"][1]["sent_id"] == "2");
   check_attention_document(document, 2, 2);  // tiny_config: 2 layers of 2 heads
+
+  // The TEXT arguments first, then each --file (which takes one file, not the text after it).
+  const std::string file = dir.write("more.txt", "I saw a saw.\n");
+  const RunResult both =
+      run_sawtag({"attention", "-m", model, "-f", "json", "--file", file, "The dog"});
+  const auto sentences = nlohmann::json::parse(both.out)["sentences"];
+  REQUIRE(sentences.size() == 2);
+  CHECK(sentences[0]["words"] == nlohmann::json({"The", "dog"}));
 }
 
 TEST_CASE_METHOD(CliFixture, "attention --format json and tag --attention write the same file",
