@@ -56,11 +56,15 @@ inline constexpr const char* kPageScript = R"js(
   const headColours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
                        "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22"];
 
-  // White (0) to dark blue (1), as heat_colour() in markup.cpp.
-  function heatColour(weight) {
+  // White (0) to dark blue (1), as heat_colour() in markup.cpp: [red, green, blue].
+  function heatChannels(weight) {
     const t = Math.min(1, Math.max(0, weight));
     const channel = (from, to) => Math.round(from + t * (to - from));
-    return "rgb(" + channel(255, 8) + "," + channel(255, 48) + "," + channel(255, 107) + ")";
+    return [channel(255, 8), channel(255, 48), channel(255, 107)];
+  }
+
+  function heatColour(weight) {
+    return "rgb(" + heatChannels(weight).join(",") + ")";
   }
 
   function element(tag, className, text) {
@@ -186,11 +190,8 @@ inline constexpr const char* kPageScript = R"js(
         const weights = sentence.layers[layer][head];
         for (let i = 0; i < n; ++i) {
           for (let j = 0; j < n; ++j) {
-            const t = Math.min(1, Math.max(0, weights[i][j]));
             const pixel = 4 * (i * n + j);
-            image.data[pixel] = Math.round(255 + t * (8 - 255));
-            image.data[pixel + 1] = Math.round(255 + t * (48 - 255));
-            image.data[pixel + 2] = Math.round(255 + t * (107 - 255));
+            image.data.set(heatChannels(weights[i][j]), pixel);
             image.data[pixel + 3] = 255;
           }
         }
