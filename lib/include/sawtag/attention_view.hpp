@@ -70,9 +70,9 @@ struct HtmlPageOptions {
 };
 
 // Writes one self-contained HTML page (no network, no external file) with a section per
-// sentence: the words with their tags, a heat map per layer and head with a selector (hovering a
-// cell shows the two words and the weight), and lines from each word to the words it attends
-// to, line strength = weight. Every word is escaped; the weights travel inside the page as the
+// sentence: the words with their tags, a thumbnail of every layer and head, a heat map per
+// layer and head with a selector (hovering a cell shows the two words and the weight), and
+// lines from each word to the words it attends to, line strength = weight. Every word is escaped; the weights travel inside the page as the
 // attention file's JSON (docs/attention-format.md). Sentences without words are left out.
 void write_attention_page(std::ostream& out, const std::vector<TaggedSentence>& sentences,
                           const HtmlPageOptions& options);

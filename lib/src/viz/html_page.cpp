@@ -2,7 +2,6 @@
 // C++ here writes what does not move (title, the tagged words, the layer and head selectors)
 // and the weights as the attention file's JSON; the script in html_page_assets.hpp draws the
 // heat maps and lines from that JSON.
-#include <algorithm>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -134,6 +133,7 @@ void write_attention_page(std::ostream& out, const std::vector<TaggedSentence>& 
     }
     write_section(out, tagged, ++number, drawn);
   }
+  if (number == 0) out << "<p class=\"note\">The input has no sentences.</p>\n";
   out << "<div id=\"tooltip\" role=\"tooltip\" hidden></div>\n";
   write_data(out, with_maps);
   out << "<script>" << viz::kPageScript << "</script>\n</body>\n</html>\n";
