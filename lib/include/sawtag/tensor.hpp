@@ -12,6 +12,14 @@ namespace sawtag {
 
 using Shape = std::vector<std::int64_t>;
 
+namespace detail {
+// `bytes` aligned to `alignment`; blocks of several MB are aligned to 2 MB and asked to be
+// backed by huge pages (Linux), which makes loading a model's big tables several times cheaper
+// in page faults. free_aligned takes the same bytes and alignment.
+void* allocate_aligned(std::size_t bytes, std::size_t alignment);
+void free_aligned(void* pointer, std::size_t bytes, std::size_t alignment);
+}  // namespace detail
+
 // Allocates with a fixed alignment. Tensors are 64-byte aligned so that vectorised math
 // over them always splits its work the same way: the same inputs give bit-identical results
 // wherever the allocator happens to place the data (that is what makes a training seed
@@ -28,10 +36,10 @@ struct AlignedAllocator {
   AlignedAllocator(const AlignedAllocator<U, kAlignment>&) {}
 
   T* allocate(std::size_t count) {
-    return static_cast<T*>(::operator new(count * sizeof(T), std::align_val_t{kAlignment}));
+    return static_cast<T*>(detail::allocate_aligned(count * sizeof(T), kAlignment));
   }
-  void deallocate(T* pointer, std::size_t) {
-    ::operator delete(pointer, std::align_val_t{kAlignment});
+  void deallocate(T* pointer, std::size_t count) {
+    detail::free_aligned(pointer, count * sizeof(T), kAlignment);
   }
   template <class U>
   bool operator==(const AlignedAllocator<U, kAlignment>&) const { return true; }

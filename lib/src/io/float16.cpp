@@ -1,5 +1,9 @@
 #include "io/float16.hpp"
 
+#ifdef __F16C__
+#include <immintrin.h>
+#endif
+
 #include <cstring>
 
 namespace sawtag::float16 {
@@ -53,6 +57,17 @@ float to_float(std::uint16_t half) {
   float value = 0.0f;
   std::memcpy(&value, &bits, sizeof value);
   return value;
+}
+
+void to_float(const std::uint16_t* halves, std::size_t count, float* out) {
+  std::size_t i = 0;
+#ifdef __F16C__
+  for (; i + 8 <= count; i += 8) {
+    const __m128i packed = _mm_loadu_si128(reinterpret_cast<const __m128i*>(halves + i));
+    _mm256_storeu_ps(out + i, _mm256_cvtph_ps(packed));
+  }
+#endif
+  for (; i < count; ++i) out[i] = to_float(halves[i]);
 }
 
 }  // namespace sawtag::float16

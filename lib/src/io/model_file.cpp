@@ -6,6 +6,11 @@
 // replaced by short placeholders ("base64:#3"); after parsing, each tensor's data is decoded
 // straight from the original text into its float vector. Files the cut cannot handle exactly
 // (any "\u" escape, a payload with a character outside the alphabet) are parsed as they are.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -592,23 +597,27 @@ class ModelReader {
            std::to_string(*actual_bytes) + " bytes");
     }
     tensor.data.resize(static_cast<std::size_t>(expected_count));
-    // Halves are decoded into the first half of the float buffer, then widened from the back
-    // so that no half is overwritten before it is read.
-    const std::size_t bad =
-        base64::decode(encoded, reinterpret_cast<unsigned char*>(tensor.data.data()));
+    // Halves are decoded into the back half of the float buffer, then widened front to back:
+    // each block of halves is read before the floats it becomes are written, and those never
+    // reach the halves not yet read.
+    const std::size_t count = tensor.data.size();
+    auto* halves = reinterpret_cast<std::uint16_t*>(tensor.data.data()) + (is_float16 ? count : 0);
+    unsigned char* bytes = reinterpret_cast<unsigned char*>(halves);
+    const std::size_t bad = base64::decode(encoded, bytes);
     if (bad != std::string_view::npos) {
       fail(path + ": invalid base64 character " + quote(encoded.substr(bad, 1)) + " at position " +
            std::to_string(bad) + " of its data");
     }
-    if (is_float16) {
-      const auto* bytes = reinterpret_cast<const unsigned char*>(tensor.data.data());
-      for (std::size_t i = tensor.data.size(); i-- > 0;) {
-        const auto half = static_cast<std::uint16_t>(bytes[2 * i] | (bytes[2 * i + 1] << 8));
-        tensor.data[i] = float16::to_float(half);
+    if (!is_little_endian()) {
+      if (is_float16) {
+        for (std::size_t i = 0; i < count; ++i) {
+          halves[i] = static_cast<std::uint16_t>(halves[i] << 8 | halves[i] >> 8);
+        }
+      } else {
+        swap_bytes(tensor.data);
       }
-    } else if (!is_little_endian()) {
-      swap_bytes(tensor.data);
     }
+    if (is_float16) float16::to_float(halves, count, tensor.data.data());
   }
 
   void read_array_data(const Json& data, const std::string& path, std::int64_t expected_count,
@@ -714,20 +723,55 @@ Model parse_model(std::string_view text, const std::string& source_name) {
   return ModelReader(text, source_name).read();
 }
 
+namespace {
+
+// A file's bytes mapped read-only: no copy of a model's tens of MB, and its pages come
+// straight from the page cache.
+class MappedFile {
+ public:
+  explicit MappedFile(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw InputError(path + ": cannot open the model file: " + std::strerror(errno));
+    struct stat status {};
+    if (::fstat(fd, &status) != 0) {
+      const int error = errno;
+      ::close(fd);
+      throw InputError(path + ": cannot read the model file: " + std::strerror(error));
+    }
+    size_ = static_cast<std::size_t>(status.st_size);
+    if (size_ > 0) {
+      void* data = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+      if (data == MAP_FAILED) {
+        const int error = errno;
+        ::close(fd);
+        throw InputError(path + ": cannot read the model file: " + std::strerror(error));
+      }
+      data_ = static_cast<const char*>(data);
+    }
+    ::close(fd);
+  }
+  ~MappedFile() {
+    if (data_ != nullptr) ::munmap(const_cast<char*>(data_), size_);
+  }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  std::string_view text() const { return {data_ == nullptr ? "" : data_, size_}; }
+
+ private:
+  const char* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace
+
 Model load_model(const std::string& path) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) {
     throw InputError(path + ": is a directory, not a model file");
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open the model file: " + std::strerror(errno));
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  in.seekg(0, std::ios::beg);
-  if (size < 0) throw InputError(path + ": cannot read the model file");
-  std::string text(static_cast<std::size_t>(size), '\0');
-  if (!in.read(text.data(), size)) throw InputError(path + ": cannot read the model file");
-  return parse_model(text, path);
+  const MappedFile file(path);
+  return parse_model(file.text(), path);
 }
 
 // Layout: one top-level field per line, each section as compact JSON; then one tensor per line
