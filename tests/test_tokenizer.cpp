@@ -170,6 +170,29 @@ TEST_CASE("tokenize: invalid UTF-8 becomes U+FFFD and is reported", "[tokenizer]
   }
 }
 
+TEST_CASE("tokenize: invisible characters separate words, emoji sequences stay whole",
+          "[tokenizer]") {
+  const Tokenizer tokenizer;
+  // Controls, a byte-order mark and direction marks are never words, nor part of one.
+  using namespace std::string_literals;  // the text holds a NUL
+  const std::vector<Sentence> controls = tokenizer.tokenize("\xEF\xBB\xBFI\x01saw\x1B a\0saw"s);
+  CHECK(render(controls) == "I saw a saw");
+  CHECK(comment_value(controls[0], "text") == "I saw  a saw");  // a control becomes a space
+  CHECK(render(tokenizer.tokenize("\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D \xE2\x80\x8Fhi")) ==
+        "\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D hi");
+  // "👩‍💻" (woman, zero-width joiner, laptop), "👍🏽" (thumbs up, skin tone), "🇺🇸" (a
+  // flag), "❤️" (with a variation selector): one token each.
+  const std::string coder = "\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x92\xBB";
+  const std::string thumbs_up = "\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD";
+  const std::string flag = "\xF0\x9F\x87\xBA\xF0\x9F\x87\xB8";
+  const std::string heart = "\xE2\x9D\xA4\xEF\xB8\x8F";
+  CHECK(render(tokenizer.tokenize("I " + heart + coder + thumbs_up + flag + "!")) ==
+        "I " + heart + " " + coder + " " + thumbs_up + " " + flag + " !");
+  // Combining marks stay inside their word.
+  CHECK(render(tokenizer.tokenize("cafe\xCC\x81 nai\xCC\x88ve.")) ==
+        "cafe\xCC\x81 nai\xCC\x88ve .");
+}
+
 TEST_CASE("tokenize: a 1 MB word and a 100,000-word line", "[tokenizer]") {
   const Tokenizer tokenizer;
   const std::string long_word(1 << 20, 'a');

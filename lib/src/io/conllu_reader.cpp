@@ -44,6 +44,25 @@ std::size_t split_columns(std::string_view line,
   }
 }
 
+// A bad line as its error message shows it: cut after kMaxQuoted bytes, control characters but
+// the tab written as "\x1b", so that the message is one printable line.
+std::string quote(std::string_view line) {
+  constexpr char kHex[] = "0123456789abcdef";
+  std::string quoted;
+  for (const char c : line.substr(0, kMaxQuoted)) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && c != '\t') || byte == 0x7F) {
+      quoted += "\\x";
+      quoted += kHex[byte >> 4];
+      quoted += kHex[byte & 15];
+    } else {
+      quoted += c;
+    }
+  }
+  if (line.size() > kMaxQuoted) quoted += "...";
+  return quoted;
+}
+
 }  // namespace
 
 ConlluReader::ConlluReader(std::istream& in, std::string source_name)
@@ -75,10 +94,8 @@ bool ConlluReader::next(Sentence& sentence) {
   std::string open_range_line;
 
   const auto fail = [&](const std::string& problem, std::size_t at_line, std::string_view text) {
-    std::string quoted(text.substr(0, kMaxQuoted));
-    if (text.size() > kMaxQuoted) quoted += "...";
     throw InputError(source_name_ + ":" + std::to_string(at_line) + ": " + problem + ": '" +
-                     quoted + "'");
+                     quote(text) + "'");
   };
   const auto finish = [&]() {
     if (open_range && static_cast<int>(sentence.words.size()) < open_range->last) {

@@ -21,6 +21,16 @@ bool is_space(char32_t value) {
          kind == UTF8PROC_CATEGORY_ZP;
 }
 
+bool is_control(char32_t value) {
+  return (value < 0x20 && !(value >= '\t' && value <= '\r')) || (value >= 0x7F && value < 0xA0);
+}
+
+bool is_invisible(char32_t value) {
+  return is_control(value) || value == 0xFEFF || value == 0x200B || value == 0x200E ||
+         value == 0x200F || value == 0x061C || (value >= 0x202A && value <= 0x202E) ||
+         (value >= 0x2060 && value <= 0x2064) || (value >= 0x2066 && value <= 0x2069);
+}
+
 bool is_letter(char32_t value) {
   if (value < 0x80) return (value >= 'a' && value <= 'z') || (value >= 'A' && value <= 'Z');
   const auto kind = category(value);

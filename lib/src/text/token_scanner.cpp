@@ -12,6 +12,15 @@ namespace {
 
 bool is_apostrophe(char32_t value) { return value == '\'' || value == U'\u2019' || value == '`'; }
 
+bool is_regional_indicator(char32_t value) { return value >= 0x1F1E6 && value <= 0x1F1FF; }
+
+// Code points that belong to the symbol before them: combining marks (variation selectors and
+// the keycap U+20E3 among them), skin-tone modifiers and emoji tag characters.
+bool extends_symbol(char32_t value) {
+  return is_mark(value) || (value >= 0x1F3FB && value <= 0x1F3FF) ||
+         (value >= 0xE0020 && value <= 0xE007F);
+}
+
 class ChunkScanner {
  public:
   ChunkScanner(const std::vector<CodePoint>& text, std::size_t first, std::size_t last,
@@ -328,7 +337,25 @@ class ChunkScanner {
                (at(end) == U'\u2018' || at(end) == U'\u2019')) {
       ++end;  // "‘’"
     }
-    return end;
+    return extend_symbol(position, end);
+  }
+
+  // An emoji sequence is one token: "👍🏽" (with a skin tone), "👩‍💻" (joined by
+  // U+200D), "🇺🇸" (a pair of regional indicators), "❤️" (with a variation selector).
+  std::size_t extend_symbol(std::size_t position, std::size_t end) const {
+    if (end == position + 1 && is_regional_indicator(at(position)) &&
+        is_regional_indicator(at(end))) {
+      ++end;
+    }
+    while (true) {
+      if (extends_symbol(at(end))) {
+        ++end;
+      } else if (at(end) == U'\u200D' && is_punctuation_or_symbol(at(end + 1))) {
+        end += 2;
+      } else {
+        return end;
+      }
+    }
   }
 
   const std::vector<CodePoint>& text_;

@@ -17,6 +17,10 @@ namespace {
 using text::CodePoint;
 using text::PlacedToken;
 
+// Words are separated by whitespace and by invisible characters: "I\0saw" -> "I" "saw", and a
+// byte-order mark before the first word is not a word.
+bool separates_words(char32_t value) { return text::is_space(value) || text::is_invisible(value); }
+
 // Whitespace-separated chunks -> scanned tokens with the whitespace before each.
 std::vector<PlacedToken> scan(const std::vector<CodePoint>& code_points,
                               const text::AbbreviationTable& abbreviations) {
@@ -26,13 +30,13 @@ std::vector<PlacedToken> scan(const std::vector<CodePoint>& code_points,
   while (position < code_points.size()) {
     std::size_t newlines = 0;
     const std::size_t space_begin = position;
-    while (position < code_points.size() && text::is_space(code_points[position].value)) {
+    while (position < code_points.size() && separates_words(code_points[position].value)) {
       newlines += code_points[position].value == '\n';
       ++position;
     }
     if (position == code_points.size()) break;
     std::size_t chunk_end = position;
-    while (chunk_end < code_points.size() && !text::is_space(code_points[chunk_end].value)) {
+    while (chunk_end < code_points.size() && !separates_words(code_points[chunk_end].value)) {
       ++chunk_end;
     }
     scanned.clear();
@@ -52,18 +56,19 @@ std::vector<PlacedToken> scan(const std::vector<CodePoint>& code_points,
 }
 
 // The text of code points [first, last) for a "# text" comment: valid UTF-8, each run of
-// whitespace holding a line break becomes one space. "Hi\r\nyou" -> "Hi you".
+// separators holding a line break becomes one space, and a control character a space.
+// "Hi\r\nyou" -> "Hi you", "Hi\0you" -> "Hi you".
 std::string sentence_text(const std::vector<CodePoint>& code_points, std::size_t first,
                           std::size_t last) {
   std::string text;
   for (std::size_t i = first; i < last; ++i) {
-    if (!text::is_space(code_points[i].value)) {
+    if (!separates_words(code_points[i].value)) {
       text::append_utf8(text, code_points[i].value);
       continue;
     }
     std::size_t run_end = i;
     bool has_line_break = false;
-    while (run_end < last && text::is_space(code_points[run_end].value)) {
+    while (run_end < last && separates_words(code_points[run_end].value)) {
       has_line_break = has_line_break || code_points[run_end].value == '\n' ||
                        code_points[run_end].value == '\r';
       ++run_end;
@@ -71,7 +76,10 @@ std::string sentence_text(const std::vector<CodePoint>& code_points, std::size_t
     if (has_line_break) {
       text += ' ';
     } else {
-      for (std::size_t j = i; j < run_end; ++j) text::append_utf8(text, code_points[j].value);
+      for (std::size_t j = i; j < run_end; ++j) {
+        const char32_t value = code_points[j].value;
+        text::append_utf8(text, text::is_control(value) ? U' ' : value);
+      }
     }
     i = run_end - 1;
   }
