@@ -42,8 +42,8 @@ Sentence split_on_whitespace(const std::string& line) {
 // memory bounded it also ends after kMaxParagraphLines lines, or at the end of the line that
 // brings it to kMaxParagraphBytes bytes; a sentence that runs across that point is cut in two
 // there (README.md, `--input raw`).
-constexpr std::size_t kMaxParagraphLines = 10000;
-constexpr std::size_t kMaxParagraphBytes = std::size_t{1} << 20;
+constexpr std::size_t kMaxParagraphLines = 1000;
+constexpr std::size_t kMaxParagraphBytes = std::size_t{16} << 10;
 
 // The words of one input line: whole sentences, or the part on this line of a sentence that
 // runs over several lines (tagged as one sentence, written split). results[p] is of pieces[p].

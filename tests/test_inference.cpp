@@ -6,6 +6,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "fixtures.hpp"
@@ -195,4 +196,47 @@ TEST_CASE("a sentence longer than the window is tagged in windows, linearly", "[
   for (std::size_t i = 0; i < 4; ++i) {
     REQUIRE(result.words[i].upos_probability == alone.words[i].upos_probability);
   }
+}
+
+TEST_CASE("odd widths: the same bits for any batch size and on any thread", "[infer]") {
+  // Widths that are not multiples of the vector size, large enough for Eigen's vectorised
+  // paths, which treat data differently by alignment (the workspace keeps rows aligned).
+  ModelConfig config = testing::tiny_config();
+  config.d_model = 40;
+  config.num_heads = 4;
+  config.d_ff = 72;
+  config.max_sequence_length = 24;
+  const auto model = std::make_shared<Model>(testing::make_random_model(config, 3, 0.3f));
+  const Tagger tagger(model);
+  std::mt19937 rng(21);
+  std::vector<std::vector<std::string>> sentences;
+  for (int s = 0; s < 40; ++s) {
+    sentences.push_back(random_sentence(rng, 1 + static_cast<int>(rng() % 60)));
+  }
+  TagOptions options;
+  options.batch_words = 100000;
+  const std::vector<TagResult> reference = tagger.tag_batch(sentences, options);
+  const auto same_bits = [&](const std::vector<TagResult>& results) {
+    for (std::size_t s = 0; s < sentences.size(); ++s) {
+      for (std::size_t i = 0; i < sentences[s].size(); ++i) {
+        if (results[s].words[i].upos_probability != reference[s].words[i].upos_probability ||
+            results[s].words[i].xpos_probability != reference[s].words[i].xpos_probability) {
+          return false;
+        }
+      }
+    }
+    return true;
+  };
+  for (const int batch_words : {1, 13, 24, 50, 333}) {
+    options.batch_words = batch_words;
+    INFO("batch_words " << batch_words);
+    REQUIRE(same_bits(tagger.tag_batch(sentences, options)));
+  }
+  // Sentences one at a time, in reverse, from a new thread: another workspace, other offsets.
+  std::vector<TagResult> threaded(sentences.size());
+  std::thread worker([&] {
+    for (std::size_t s = sentences.size(); s-- > 0;) threaded[s] = tagger.tag(sentences[s]);
+  });
+  worker.join();
+  REQUIRE(same_bits(threaded));
 }

@@ -18,7 +18,7 @@ namespace {
 // position table or attention scores could exhaust memory (a model file may ask for 10^6).
 constexpr int kLongestWindow = 1024;
 // Distinct word forms whose input rows are kept (each d_model floats: 1 KB at d_model 256).
-constexpr std::size_t kInputCacheForms = 32768;
+constexpr std::size_t kInputCacheForms = 16384;
 
 using Array = Eigen::Array<float, 1, Eigen::Dynamic>;
 using ArrayMap = Eigen::Map<Array>;
@@ -30,14 +30,15 @@ std::vector<float> copy_of(const Tensor& tensor) {
   return std::vector<float>(tensor.data.begin(), tensor.data.end());
 }
 
-// out = LayerNorm(x) over rows of `dim` floats, as nn/layer_norm.cpp computes it.
+// out = LayerNorm(x) over rows of `dim` floats, `stride` apart in x and out, as
+// nn/layer_norm.cpp computes it.
 void layer_norm(const LayerNormParameters& norm, float epsilon, const float* x, int rows,
-                int dim, float* out) {
+                int dim, int stride, float* out) {
   const ConstArrayMap gamma(norm.gamma.data.data(), dim);
   const ConstArrayMap beta(norm.beta.data.data(), dim);
   for (int r = 0; r < rows; ++r) {
-    const ConstArrayMap row(x + static_cast<std::size_t>(r) * dim, dim);
-    ArrayMap result(out + static_cast<std::size_t>(r) * dim, dim);
+    const ConstArrayMap row(x + static_cast<std::size_t>(r) * stride, dim);
+    ArrayMap result(out + static_cast<std::size_t>(r) * stride, dim);
     const float mean = row.mean();
     result = row - mean;
     const float variance = result.matrix().squaredNorm() / static_cast<float>(dim);
@@ -46,10 +47,11 @@ void layer_norm(const LayerNormParameters& norm, float epsilon, const float* x, 
   }
 }
 
-// Adds rows x columns of `from` (row stride from_stride) into `to` (row stride columns).
-void add_rows(const float* from, int from_stride, int rows, int columns, float* to) {
+// Adds the first `columns` of each row of `from` into `to` (row strides from_stride, to_stride).
+void add_rows(const float* from, int from_stride, int rows, int columns, float* to,
+              int to_stride) {
   for (int r = 0; r < rows; ++r) {
-    ArrayMap(to + static_cast<std::size_t>(r) * columns, columns) +=
+    ArrayMap(to + static_cast<std::size_t>(r) * to_stride, columns) +=
         ConstArrayMap(from + static_cast<std::size_t>(r) * from_stride, columns);
   }
 }
@@ -83,14 +85,17 @@ struct InferenceNetwork::Layer {
   PackedLinear feed_forward_output;
 };
 
-// Per-thread buffers, grown to the largest batch seen and reused.
+// Per-thread buffers, grown to the largest batch seen and reused. They are 64-byte aligned and
+// every row starts on a 64-byte boundary (rows of d_model floats are `width_` apart), so that
+// Eigen's vectorised code, which treats an unaligned start differently, computes a row the
+// same way wherever it sits in the batch and whichever thread runs it.
 struct InferenceNetwork::Workspace {
-  std::vector<float> x;          // [rows, d_model]: the residual stream
-  std::vector<float> normed;     // [rows, d_model]
-  std::vector<float> projected;  // [rows, widest PackedLinear stride]
-  std::vector<float> heads;      // [rows, d_model]: the heads' outputs side by side
-  std::vector<float> hidden;     // [rows, feed-forward stride]
-  nn::Matrix scores;             // [n, n] of one window and head
+  TensorData x;          // [rows, width_]: the residual stream
+  TensorData normed;     // [rows, width_]
+  TensorData projected;  // [rows, widest PackedLinear stride]
+  TensorData heads;      // [rows, width_]: the heads' outputs side by side
+  TensorData hidden;     // [rows, feed-forward stride]
+  nn::Matrix scores;     // [n, n] of one window and head
 };
 
 InferenceNetwork::InferenceNetwork(const Model& model, Precision precision)
@@ -119,6 +124,7 @@ InferenceNetwork::InferenceNetwork(const Model& model, Precision precision)
     layer.feed_forward_output = PackedLinear({&parameters.feed_forward.output}, precision);
     layers_.push_back(std::move(layer));
   }
+  width_ = (config.d_model + 15) / 16 * 16;
   const nn::Matrix positions =
       nn::sinusoidal_positions(std::min(config.max_sequence_length, kLongestWindow), config.d_model);
   positions_.assign(positions.data(), positions.data() + positions.size());
@@ -164,26 +170,25 @@ void InferenceNetwork::forward(const std::vector<Window>& windows,
     rows += window.count;
   }
   const auto size = [rows](int width) { return static_cast<std::size_t>(rows) * width; };
-  work.x.resize(size(d));
-  work.normed.resize(size(d));
-  work.heads.resize(size(d));
+  work.x.resize(size(width_));
+  work.normed.resize(size(width_));
+  work.heads.resize(size(width_));
 
   float* x = work.x.data();
   for (const Window& window : windows) {
-    for (int i = 0; i < window.count; ++i) {
+    for (int i = 0; i < window.count; ++i, x += width_) {
       const std::string& form = (*window.words)[static_cast<std::size_t>(window.first + i)];
       input_cache_->row(form, x);
       ArrayMap(x, d) += ConstArrayMap(positions_.data() + static_cast<std::size_t>(i) * d, d);
-      x += d;
     }
   }
   for (std::size_t l = 0; l < layers_.size(); ++l) {
     run_layer(layers_[l], static_cast<int>(l), windows, rows, work);
   }
   layer_norm(model_.parameters.encoder.final_norm, config.layer_norm_epsilon, work.x.data(), rows,
-             d, work.normed.data());
+             d, width_, work.normed.data());
   work.projected.resize(size(heads_.stride()));
-  heads_.apply(work.normed.data(), d, rows, work.projected.data());
+  heads_.apply(work.normed.data(), width_, rows, work.projected.data());
   const int columns = num_logits();
   logits.resize(size(columns));
   for (int r = 0; r < rows; ++r) {
@@ -199,30 +204,35 @@ void InferenceNetwork::run_layer(const Layer& layer, int layer_index,
   const ModelConfig& config = model_.config;
   const int d = config.d_model;
   const auto size = [rows](int width) { return static_cast<std::size_t>(rows) * width; };
+  const auto grow = [&size](TensorData& buffer, int width) {
+    buffer.resize(std::max(buffer.size(), size(width)));
+  };
 
-  layer_norm(*layer.attention_norm, config.layer_norm_epsilon, work.x.data(), rows, d,
+  layer_norm(*layer.attention_norm, config.layer_norm_epsilon, work.x.data(), rows, d, width_,
              work.normed.data());
-  work.projected.resize(std::max(work.projected.size(), size(layer.query_key_value.stride())));
-  layer.query_key_value.apply(work.normed.data(), d, rows, work.projected.data());
+  grow(work.projected, layer.query_key_value.stride());
+  layer.query_key_value.apply(work.normed.data(), width_, rows, work.projected.data());
   int first_row = 0;
   for (const Window& window : windows) {
     attend(layer, layer_index, window, first_row, work);
     first_row += window.count;
   }
   // The heads' outputs are read before `projected` is reused for W_o.
-  work.projected.resize(std::max(work.projected.size(), size(layer.attention_output.stride())));
-  layer.attention_output.apply(work.heads.data(), d, rows, work.projected.data());
-  add_rows(work.projected.data(), layer.attention_output.stride(), rows, d, work.x.data());
+  grow(work.projected, layer.attention_output.stride());
+  layer.attention_output.apply(work.heads.data(), width_, rows, work.projected.data());
+  add_rows(work.projected.data(), layer.attention_output.stride(), rows, d, work.x.data(),
+           width_);
 
-  layer_norm(*layer.feed_forward_norm, config.layer_norm_epsilon, work.x.data(), rows, d,
+  layer_norm(*layer.feed_forward_norm, config.layer_norm_epsilon, work.x.data(), rows, d, width_,
              work.normed.data());
   const int hidden_stride = layer.feed_forward_hidden.stride();
-  work.hidden.resize(std::max(work.hidden.size(), size(hidden_stride)));
-  layer.feed_forward_hidden.apply(work.normed.data(), d, rows, work.hidden.data());
+  grow(work.hidden, hidden_stride);
+  layer.feed_forward_hidden.apply(work.normed.data(), width_, rows, work.hidden.data());
   gelu_rows(work.hidden.data(), hidden_stride, rows, config.d_ff);
-  work.projected.resize(std::max(work.projected.size(), size(layer.feed_forward_output.stride())));
+  grow(work.projected, layer.feed_forward_output.stride());
   layer.feed_forward_output.apply(work.hidden.data(), hidden_stride, rows, work.projected.data());
-  add_rows(work.projected.data(), layer.feed_forward_output.stride(), rows, d, work.x.data());
+  add_rows(work.projected.data(), layer.feed_forward_output.stride(), rows, d, work.x.data(),
+           width_);
 }
 
 // Every head of one window: softmax(Q K^T / sqrt(d_k) + relative bias) V into work.heads.
@@ -255,8 +265,9 @@ void InferenceNetwork::attend(const Layer& layer, int layer_index, const Window&
       }
     }
     softmax_rows_in_place(work.scores);
-    StridedMutableMap output(work.heads.data() + static_cast<std::size_t>(first_row) * d + column,
-                             n, head_dim, Eigen::OuterStride<>(d));
+    StridedMutableMap output(
+        work.heads.data() + static_cast<std::size_t>(first_row) * width_ + column, n, head_dim,
+        Eigen::OuterStride<>(width_));
     output.noalias() = work.scores * values;
     if (window.attention != nullptr) {
       const std::size_t map_size = static_cast<std::size_t>(n) * n;

@@ -52,6 +52,7 @@ class InferenceNetwork {
               Workspace& work) const;
 
   const Model& model_;
+  int width_ = 0;  // row stride of the d_model-wide buffers: d_model rounded up to 16 floats
   std::vector<Layer> layers_;
   PackedLinear input_projection_;
   PackedLinear heads_;  // UPOS and XPOS side by side
