@@ -86,7 +86,7 @@ void configure_this_thread() {
 // x rows -> bfloat16 rows of `depth` values (zero beyond `in`), `padded_rows` rows.
 void to_bfloat16_rows(const float* x, int x_stride, int rows, int in, int depth,
                       int padded_rows, std::vector<std::uint16_t>& out) {
-  out.assign(static_cast<std::size_t>(padded_rows) * depth, 0);
+  out.resize(static_cast<std::size_t>(padded_rows) * depth);
   for (int r = 0; r < rows; ++r) {
     const float* row = x + static_cast<std::size_t>(r) * x_stride;
     std::uint16_t* target = out.data() + static_cast<std::size_t>(r) * depth;
@@ -97,7 +97,9 @@ void to_bfloat16_rows(const float* x, int x_stride, int rows, int in, int depth,
       _mm512_storeu_si512(target + k, reinterpret_cast<const __m512i&>(pair));
     }
     for (; k < in; ++k) target[k] = to_bfloat16(row[k]);
+    std::fill(target + in, target + depth, std::uint16_t{0});
   }
+  std::fill(out.begin() + static_cast<std::ptrdiff_t>(rows) * depth, out.end(), std::uint16_t{0});
 }
 
 }  // namespace

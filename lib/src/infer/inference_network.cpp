@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "nn/embedding.hpp"
 #include "nn/matrix.hpp"
@@ -23,8 +24,6 @@ constexpr std::size_t kInputCacheForms = 16384;
 using Array = Eigen::Array<float, 1, Eigen::Dynamic>;
 using ArrayMap = Eigen::Map<Array>;
 using ConstArrayMap = Eigen::Map<const Array>;
-using StridedMap = Eigen::Map<const nn::Matrix, 0, Eigen::OuterStride<>>;
-using StridedMutableMap = Eigen::Map<nn::Matrix, 0, Eigen::OuterStride<>>;
 
 std::vector<float> copy_of(const Tensor& tensor) {
   return std::vector<float>(tensor.data.begin(), tensor.data.end());
@@ -65,14 +64,6 @@ void gelu_rows(float* values, int stride, int rows, int columns) {
   }
 }
 
-void softmax_rows_in_place(nn::Matrix& scores) {
-  for (Eigen::Index i = 0; i < scores.rows(); ++i) {
-    auto row = scores.row(i).array();
-    row = (row - row.maxCoeff()).exp();
-    row /= row.sum();
-  }
-}
-
 }  // namespace
 
 struct InferenceNetwork::Layer {
@@ -95,7 +86,8 @@ struct InferenceNetwork::Workspace {
   TensorData projected;  // [rows, widest PackedLinear stride]
   TensorData heads;      // [rows, width_]: the heads' outputs side by side
   TensorData hidden;     // [rows, feed-forward stride]
-  nn::Matrix scores;     // [n, n] of one window and head
+  TensorData keys_t;     // [head_dim, n rounded up to 16]: one head's keys, transposed
+  TensorData scores;     // [n, n rounded up to 16]: one head's attention, row by row
 };
 
 InferenceNetwork::InferenceNetwork(const Model& model, Precision precision)
@@ -236,46 +228,91 @@ void InferenceNetwork::run_layer(const Layer& layer, int layer_index,
 }
 
 // Every head of one window: softmax(Q K^T / sqrt(d_k) + relative bias) V into work.heads.
+// Plain loops over rows padded to 16 floats: for windows of a few dozen words they beat a
+// general matrix product, and every row is computed the same way wherever it sits.
 void InferenceNetwork::attend(const Layer& layer, int layer_index, const Window& window,
                               int first_row, Workspace& work) const {
   const ModelConfig& config = model_.config;
   const int d = config.d_model;
   const int head_dim = config.head_dim();
   const int n = window.count;
+  constexpr int kBlock = 16;  // floats summed side by side in one vector register
+  const int padded = (n + kBlock - 1) / kBlock * kBlock;  // row stride of keys_t and scores
   const int stride = layer.query_key_value.stride();
   const float scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
   const float* rows = work.projected.data() + static_cast<std::size_t>(first_row) * stride;
-  const int bias_width = 2 * config.max_relative_distance + 1;
+  const int reach = config.max_relative_distance;
+  const int bias_width = 2 * reach + 1;
+  work.keys_t.assign(static_cast<std::size_t>(head_dim) * padded, 0.0f);
+  work.scores.resize(static_cast<std::size_t>(n) * padded);
   for (int head = 0; head < config.num_heads; ++head) {
-    const int column = head * head_dim;
-    const StridedMap queries(rows + column, n, head_dim, Eigen::OuterStride<>(stride));
-    const StridedMap keys(rows + d + column, n, head_dim, Eigen::OuterStride<>(stride));
-    const StridedMap values(rows + 2 * d + column, n, head_dim, Eigen::OuterStride<>(stride));
-    work.scores.resize(n, n);
-    work.scores.noalias() = queries * keys.transpose();
-    work.scores *= scale;
-    if (!layer.relative_bias.empty()) {
-      const float* bias = layer.relative_bias.data() + static_cast<std::size_t>(head) * bias_width;
-      for (int i = 0; i < n; ++i) {
+    const float* queries = rows + head * head_dim;
+    const float* keys = rows + d + head * head_dim;
+    const float* values = rows + 2 * d + head * head_dim;
+    for (int j = 0; j < n; ++j) {
+      for (int c = 0; c < head_dim; ++c) {
+        work.keys_t[static_cast<std::size_t>(c) * padded + j] =
+            keys[static_cast<std::size_t>(j) * stride + c];
+      }
+    }
+    const float* bias = layer.relative_bias.empty()
+                            ? nullptr
+                            : layer.relative_bias.data() + static_cast<std::size_t>(head) * bias_width;
+    for (int i = 0; i < n; ++i) {
+      float* score = work.scores.data() + static_cast<std::size_t>(i) * padded;
+      const float* query = queries + static_cast<std::size_t>(i) * stride;
+      for (int block = 0; block < padded; block += kBlock) {
+        float sums[kBlock] = {};  // stays in a register across the loop over c
+        for (int c = 0; c < head_dim; ++c) {
+          const float q = query[c];
+          const float* key = work.keys_t.data() + static_cast<std::size_t>(c) * padded + block;
+          for (int b = 0; b < kBlock; ++b) sums[b] += q * key[b];
+        }
+        std::copy_n(sums, kBlock, score + block);
+      }
+      for (int j = 0; j < n; ++j) score[j] *= scale;
+      if (bias != nullptr) {
+        for (int j = 0; j < n; ++j) score[j] += bias[std::clamp(j - i, -reach, reach) + reach];
+      }
+      // The padding joins the softmax as -infinity (weight 0), so every exp is vectorised.
+      std::fill(score + n, score + padded, -std::numeric_limits<float>::infinity());
+      ArrayMap row(score, padded);
+      row = (row - row.maxCoeff()).exp();
+      row /= row.sum();
+    }
+    for (int i = 0; i < n; ++i) {
+      const float* weight = work.scores.data() + static_cast<std::size_t>(i) * padded;
+      float* output = work.heads.data() + static_cast<std::size_t>(first_row + i) * width_ +
+                      head * head_dim;
+      if (head_dim % kBlock == 0) {
+        for (int block = 0; block < head_dim; block += kBlock) {
+          float sums[kBlock] = {};
+          for (int j = 0; j < n; ++j) {
+            const float p = weight[j];
+            const float* value = values + static_cast<std::size_t>(j) * stride + block;
+            for (int b = 0; b < kBlock; ++b) sums[b] += p * value[b];
+          }
+          std::copy_n(sums, kBlock, output + block);
+        }
+      } else {  // small test models
+        std::fill(output, output + head_dim, 0.0f);
         for (int j = 0; j < n; ++j) {
-          work.scores(i, j) +=
-              bias[std::clamp(j - i, -config.max_relative_distance, config.max_relative_distance) +
-                   config.max_relative_distance];
+          const float p = weight[j];
+          const float* value = values + static_cast<std::size_t>(j) * stride;
+          for (int c = 0; c < head_dim; ++c) output[c] += p * value[c];
         }
       }
     }
-    softmax_rows_in_place(work.scores);
-    StridedMutableMap output(
-        work.heads.data() + static_cast<std::size_t>(first_row) * width_ + column, n, head_dim,
-        Eigen::OuterStride<>(width_));
-    output.noalias() = work.scores * values;
     if (window.attention != nullptr) {
       const std::size_t map_size = static_cast<std::size_t>(n) * n;
       const std::size_t offset =
           (static_cast<std::size_t>(layer_index) * config.num_heads + head) * map_size;
       window.attention->resize(std::max(window.attention->size(),
                                         map_size * config.num_heads * config.num_layers));
-      std::copy_n(work.scores.data(), map_size, window.attention->data() + offset);
+      for (int i = 0; i < n; ++i) {
+        std::copy_n(work.scores.data() + static_cast<std::size_t>(i) * padded, n,
+                    window.attention->data() + offset + static_cast<std::size_t>(i) * n);
+      }
     }
   }
 }
