@@ -5,6 +5,7 @@
 
 #include "line_source.hpp"
 #include "sawtag/error.hpp"
+#include "tokenized_line.hpp"
 
 namespace sawtag::cli {
 namespace {
@@ -28,27 +29,6 @@ AttentionText read_whole(const std::string& path) {
     }
   }
   return text;
-}
-
-bool is_blank(const std::string& line) {
-  return line.find_first_not_of(" \t\f\v\r") == std::string::npos;
-}
-
-// "I  saw\ta saw" -> the words "I" "saw" "a" "saw", with "# text = I saw a saw".
-Sentence split_on_whitespace(const std::string& line) {
-  Sentence sentence;
-  std::string text;
-  std::size_t begin = line.find_first_not_of(" \t\f\v\r");
-  while (begin != std::string::npos) {
-    const std::size_t end = line.find_first_of(" \t\f\v\r", begin);
-    Word word;
-    word.form = line.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-    text += (text.empty() ? "" : " ") + word.form;
-    sentence.words.push_back(std::move(word));
-    begin = line.find_first_not_of(" \t\f\v\r", end);
-  }
-  sentence.comments.push_back("# text = " + text);
-  return sentence;
 }
 
 std::vector<Sentence> split_lines(const std::string& text) {

@@ -5,37 +5,16 @@
 #include <istream>
 
 #include "sawtag/conllu.hpp"
+#include "tokenized_line.hpp"
 
 namespace sawtag::cli {
 namespace {
-
-bool is_blank(const std::string& line) {
-  return line.find_first_not_of(" \t\f\v") == std::string::npos;
-}
 
 std::vector<std::string> forms_of(const Sentence& sentence) {
   std::vector<std::string> forms;
   forms.reserve(sentence.words.size());
   for (const Word& word : sentence.words) forms.push_back(word.form);
   return forms;
-}
-
-// "I  saw\ta saw" -> a sentence of the words "I" "saw" "a" "saw".
-Sentence split_on_whitespace(const std::string& line) {
-  Sentence sentence;
-  std::string text;
-  std::size_t begin = line.find_first_not_of(" \t\f\v");
-  while (begin != std::string::npos) {
-    const std::size_t end = line.find_first_of(" \t\f\v", begin);
-    Word word;
-    word.form = line.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-    if (!text.empty()) text += ' ';
-    text += word.form;
-    sentence.words.push_back(std::move(word));
-    begin = line.find_first_not_of(" \t\f\v", end);
-  }
-  sentence.comments.push_back("# text = " + text);
-  return sentence;
 }
 
 // A raw paragraph is read whole, so that a sentence may continue on the next line. To keep
