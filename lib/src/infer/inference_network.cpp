@@ -1,5 +1,6 @@
 #include "infer/inference_network.hpp"
 
+#include "infer/head_attention.hpp"
 #include <unsupported/Eigen/SpecialFunctions>
 
 #include <algorithm>
@@ -87,6 +88,7 @@ struct InferenceNetwork::Workspace {
   TensorData heads;      // [rows, width_]: the heads' outputs side by side
   TensorData hidden;     // [rows, feed-forward stride]
   TensorData keys_t;     // [head_dim, n rounded up to 16]: one head's keys, transposed
+  TensorData values;     // [n, head_dim]: one head's values
   TensorData scores;     // [n, n rounded up to 16]: one head's attention, row by row
 };
 
@@ -228,81 +230,33 @@ void InferenceNetwork::run_layer(const Layer& layer, int layer_index,
 }
 
 // Every head of one window: softmax(Q K^T / sqrt(d_k) + relative bias) V into work.heads.
-// Plain loops over rows padded to 16 floats: for windows of a few dozen words they beat a
-// general matrix product, and every row is computed the same way wherever it sits.
 void InferenceNetwork::attend(const Layer& layer, int layer_index, const Window& window,
                               int first_row, Workspace& work) const {
   const ModelConfig& config = model_.config;
   const int d = config.d_model;
   const int head_dim = config.head_dim();
   const int n = window.count;
-  constexpr int kBlock = 16;  // floats summed side by side in one vector register
-  const int padded = (n + kBlock - 1) / kBlock * kBlock;  // row stride of keys_t and scores
+  const int padded = padded_length(n);  // row stride of keys_t and scores
   const int stride = layer.query_key_value.stride();
-  const float scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
   const float* rows = work.projected.data() + static_cast<std::size_t>(first_row) * stride;
-  const int reach = config.max_relative_distance;
-  const int bias_width = 2 * reach + 1;
+  const int bias_width = 2 * config.max_relative_distance + 1;
   work.keys_t.assign(static_cast<std::size_t>(head_dim) * padded, 0.0f);
+  work.values.resize(static_cast<std::size_t>(n) * head_dim);
   work.scores.resize(static_cast<std::size_t>(n) * padded);
   for (int head = 0; head < config.num_heads; ++head) {
     const float* queries = rows + head * head_dim;
-    const float* keys = rows + d + head * head_dim;
-    const float* values = rows + 2 * d + head * head_dim;
-    for (int j = 0; j < n; ++j) {
-      for (int c = 0; c < head_dim; ++c) {
-        work.keys_t[static_cast<std::size_t>(c) * padded + j] =
-            keys[static_cast<std::size_t>(j) * stride + c];
-      }
-    }
+    copy_keys_and_values(rows + d + head * head_dim, rows + 2 * d + head * head_dim, stride, n,
+                         head_dim, padded, work.keys_t.data(), work.values.data());
+    head_scores(queries, stride, work.keys_t.data(), n, padded, head_dim, work.scores.data());
     const float* bias = layer.relative_bias.empty()
                             ? nullptr
                             : layer.relative_bias.data() + static_cast<std::size_t>(head) * bias_width;
-    for (int i = 0; i < n; ++i) {
-      float* score = work.scores.data() + static_cast<std::size_t>(i) * padded;
-      const float* query = queries + static_cast<std::size_t>(i) * stride;
-      for (int block = 0; block < padded; block += kBlock) {
-        float sums[kBlock] = {};  // stays in a register across the loop over c
-        for (int c = 0; c < head_dim; ++c) {
-          const float q = query[c];
-          const float* key = work.keys_t.data() + static_cast<std::size_t>(c) * padded + block;
-          for (int b = 0; b < kBlock; ++b) sums[b] += q * key[b];
-        }
-        std::copy_n(sums, kBlock, score + block);
-      }
-      for (int j = 0; j < n; ++j) score[j] *= scale;
-      if (bias != nullptr) {
-        for (int j = 0; j < n; ++j) score[j] += bias[std::clamp(j - i, -reach, reach) + reach];
-      }
-      // The padding joins the softmax as -infinity (weight 0), so every exp is vectorised.
-      std::fill(score + n, score + padded, -std::numeric_limits<float>::infinity());
-      ArrayMap row(score, padded);
-      row = (row - row.maxCoeff()).exp();
-      row /= row.sum();
-    }
-    for (int i = 0; i < n; ++i) {
-      const float* weight = work.scores.data() + static_cast<std::size_t>(i) * padded;
-      float* output = work.heads.data() + static_cast<std::size_t>(first_row + i) * width_ +
-                      head * head_dim;
-      if (head_dim % kBlock == 0) {
-        for (int block = 0; block < head_dim; block += kBlock) {
-          float sums[kBlock] = {};
-          for (int j = 0; j < n; ++j) {
-            const float p = weight[j];
-            const float* value = values + static_cast<std::size_t>(j) * stride + block;
-            for (int b = 0; b < kBlock; ++b) sums[b] += p * value[b];
-          }
-          std::copy_n(sums, kBlock, output + block);
-        }
-      } else {  // small test models
-        std::fill(output, output + head_dim, 0.0f);
-        for (int j = 0; j < n; ++j) {
-          const float p = weight[j];
-          const float* value = values + static_cast<std::size_t>(j) * stride;
-          for (int c = 0; c < head_dim; ++c) output[c] += p * value[c];
-        }
-      }
-    }
+    attention_weights(1.0f / std::sqrt(static_cast<float>(head_dim)), bias,
+                      config.max_relative_distance, n, padded, work.scores.data());
+    weighted_values(work.scores.data(), n, padded, work.values.data(), head_dim,
+                    work.heads.data() + static_cast<std::size_t>(first_row) * width_ +
+                        head * head_dim,
+                    width_);
     if (window.attention != nullptr) {
       const std::size_t map_size = static_cast<std::size_t>(n) * n;
       const std::size_t offset =
