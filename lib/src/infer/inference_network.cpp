@@ -87,13 +87,19 @@ struct InferenceNetwork::Workspace {
   TensorData projected;  // [rows, widest PackedLinear stride]
   TensorData heads;      // [rows, width_]: the heads' outputs side by side
   TensorData hidden;     // [rows, feed-forward stride]
+  struct Miss {
+    const std::string* form;
+    int row;
+  };
+  std::vector<Miss> misses;  // words of the batch not in the input cache
+  TensorData features;       // [misses, input_dim]
   TensorData keys_t;     // [head_dim, n rounded up to 16]: one head's keys, transposed
   TensorData values;     // [n, head_dim]: one head's values
   TensorData scores;     // [n, n rounded up to 16]: one head's attention, row by row
 };
 
 InferenceNetwork::InferenceNetwork(const Model& model, Precision precision)
-    : model_(model) {
+    : model_(model), char_encoder_(model) {
   const ModelConfig& config = model.config;
   const EncoderParameters& encoder = model.parameters.encoder;
   if (config.d_model % config.num_heads != 0) {
@@ -122,9 +128,7 @@ InferenceNetwork::InferenceNetwork(const Model& model, Precision precision)
   const nn::Matrix positions =
       nn::sinusoidal_positions(std::min(config.max_sequence_length, kLongestWindow), config.d_model);
   positions_.assign(positions.data(), positions.data() + positions.size());
-  input_cache_ = std::make_unique<InputCache>(
-      config.d_model, kInputCacheForms,
-      [this](std::string_view form, float* out) { input_row(form, out); });
+  input_cache_ = std::make_unique<InputCache>(config.d_model, kInputCacheForms);
 }
 
 InferenceNetwork::~InferenceNetwork() = default;
@@ -133,24 +137,49 @@ int InferenceNetwork::max_window() const {
   return std::min(model_.config.max_sequence_length, kLongestWindow);
 }
 
-// [word embedding ; character CNN ; shape embedding] W_in + b_in, as nn/embedding.cpp.
-void InferenceNetwork::input_row(std::string_view form, float* out) const {
+void InferenceNetwork::input_features(std::string_view form, float* out) const {
   const ModelConfig& config = model_.config;
   const EncoderParameters& encoder = model_.parameters.encoder;
   const WordFeatures features = word_features(model_, form);
-  std::vector<float> input(static_cast<std::size_t>(config.input_dim()));
   std::copy_n(encoder.word_embedding.data.data() +
                   static_cast<std::size_t>(features.word_id) * config.word_dim,
-              config.word_dim, input.begin());
-  const nn::RowVector characters =
-      nn::char_encoder_forward(encoder, config, features.char_ids, nullptr);
-  std::copy_n(characters.data(), config.char_feature_dim(), input.begin() + config.word_dim);
+              config.word_dim, out);
+  char_encoder_.encode(features.char_ids, out + config.word_dim);
   std::copy_n(encoder.shape_embedding.data.data() +
                   static_cast<std::size_t>(features.shape) * config.shape_dim,
-              config.shape_dim, input.begin() + config.word_dim + config.char_feature_dim());
-  std::vector<float> projected(static_cast<std::size_t>(input_projection_.stride()));
-  input_projection_.apply(input.data(), config.input_dim(), 1, projected.data());
-  std::copy_n(projected.begin(), config.d_model, out);
+              config.shape_dim, out + config.word_dim + config.char_feature_dim());
+}
+
+// a_i = [word ; chars ; shape] W_in + b_in (nn/embedding.cpp), positions added by the caller.
+void InferenceNetwork::input_rows(const std::vector<Window>& windows, Workspace& work) const {
+  const int d = model_.config.d_model;
+  const int input_dim = model_.config.input_dim();
+  work.misses.clear();
+  int row = 0;
+  for (const Window& window : windows) {
+    for (int i = 0; i < window.count; ++i, ++row) {
+      const std::string& form = (*window.words)[static_cast<std::size_t>(window.first + i)];
+      if (!input_cache_->find(form, work.x.data() + static_cast<std::size_t>(row) * width_)) {
+        work.misses.push_back({&form, row});
+      }
+    }
+  }
+  if (work.misses.empty()) return;
+  const auto misses = static_cast<int>(work.misses.size());
+  work.features.resize(static_cast<std::size_t>(misses) * input_dim);
+  for (int m = 0; m < misses; ++m) {
+    input_features(*work.misses[static_cast<std::size_t>(m)].form,
+                   work.features.data() + static_cast<std::size_t>(m) * input_dim);
+  }
+  const int stride = input_projection_.stride();
+  work.projected.resize(std::max(work.projected.size(), static_cast<std::size_t>(misses) * stride));
+  input_projection_.apply(work.features.data(), input_dim, misses, work.projected.data());
+  for (int m = 0; m < misses; ++m) {
+    const float* projected = work.projected.data() + static_cast<std::size_t>(m) * stride;
+    const Workspace::Miss& miss = work.misses[static_cast<std::size_t>(m)];
+    std::copy_n(projected, d, work.x.data() + static_cast<std::size_t>(miss.row) * width_);
+    input_cache_->insert(*miss.form, projected);
+  }
 }
 
 void InferenceNetwork::forward(const std::vector<Window>& windows,
@@ -168,11 +197,10 @@ void InferenceNetwork::forward(const std::vector<Window>& windows,
   work.normed.resize(size(width_));
   work.heads.resize(size(width_));
 
+  input_rows(windows, work);
   float* x = work.x.data();
   for (const Window& window : windows) {
     for (int i = 0; i < window.count; ++i, x += width_) {
-      const std::string& form = (*window.words)[static_cast<std::size_t>(window.first + i)];
-      input_cache_->row(form, x);
       ArrayMap(x, d) += ConstArrayMap(positions_.data() + static_cast<std::size_t>(i) * d, d);
     }
   }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "infer/char_encoder.hpp"
 #include "infer/input_cache.hpp"
 #include "infer/packed_linear.hpp"
 #include "sawtag/model.hpp"
@@ -45,7 +46,10 @@ class InferenceNetwork {
   struct Layer;
   struct Workspace;
 
-  void input_row(std::string_view form, float* out) const;
+  // [word embedding ; character CNN ; shape embedding] of `form`: input_dim floats.
+  void input_features(std::string_view form, float* out) const;
+  // Row r of work.x = the input row of word r (cached, or computed for all misses at once).
+  void input_rows(const std::vector<Window>& windows, Workspace& work) const;
   void run_layer(const Layer& layer, int layer_index, const std::vector<Window>& windows, int rows,
                  Workspace& work) const;
   void attend(const Layer& layer, int layer_index, const Window& window, int first_row,
@@ -54,6 +58,7 @@ class InferenceNetwork {
   const Model& model_;
   int width_ = 0;  // row stride of the d_model-wide buffers: d_model rounded up to 16 floats
   std::vector<Layer> layers_;
+  CharEncoder char_encoder_;
   PackedLinear input_projection_;
   PackedLinear heads_;  // UPOS and XPOS side by side
   std::vector<float> positions_;  // [max_window, d_model] sinusoidal position vectors

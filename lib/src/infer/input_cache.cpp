@@ -1,32 +1,34 @@
 #include "infer/input_cache.hpp"
 
 #include <algorithm>
-#include <utility>
+#include <functional>
 
 namespace sawtag::infer {
 
-InputCache::InputCache(int width, std::size_t capacity, Compute compute)
-    : width_(width),
-      shard_capacity_((capacity + kShards - 1) / kShards),
-      compute_(std::move(compute)) {}
+InputCache::InputCache(int width, std::size_t capacity)
+    : width_(width), shard_capacity_((capacity + kShards - 1) / kShards) {}
 
-void InputCache::row(std::string_view form, float* out) const {
-  Shard& shard = shards_[std::hash<std::string_view>{}(form) % kShards];
-  {
-    const std::lock_guard<std::mutex> lock(shard.mutex);
-    const auto found = shard.index.find(std::string(form));
-    if (found != shard.index.end()) {
-      std::copy_n(shard.rows.data() + found->second, width_, out);
-      return;
-    }
-  }
-  compute_(form, out);  // outside the lock: other threads keep going
+InputCache::Shard& InputCache::shard_of(std::string_view form) const {
+  return shards_[std::hash<std::string_view>{}(form) % kShards];
+}
+
+bool InputCache::find(std::string_view form, float* out) const {
+  Shard& shard = shard_of(form);
+  const std::lock_guard<std::mutex> lock(shard.mutex);
+  const auto found = shard.index.find(std::string(form));
+  if (found == shard.index.end()) return false;
+  std::copy_n(shard.rows.data() + found->second, width_, out);
+  return true;
+}
+
+void InputCache::insert(std::string_view form, const float* row) const {
+  Shard& shard = shard_of(form);
   const std::lock_guard<std::mutex> lock(shard.mutex);
   if (shard.index.size() >= shard_capacity_) return;
   // Reserved whole at once (only pages written count as memory), so rows never move.
   if (shard.rows.capacity() == 0) shard.rows.reserve(shard_capacity_ * width_);
   const auto [position, added] = shard.index.emplace(std::string(form), shard.rows.size());
-  if (added) shard.rows.insert(shard.rows.end(), out, out + width_);
+  if (added) shard.rows.insert(shard.rows.end(), row, row + width_);
 }
 
 }  // namespace sawtag::infer
