@@ -60,14 +60,15 @@ std::size_t line_of(const std::vector<std::size_t>& line_starts, std::size_t off
 
 // Splits tagged sentences by the input line where each word's token begins:
 // "I saw\nit. Go." -> line 0: "I" "saw" (of sentence 1); line 1: "it" "." (of sentence 1),
-// "Go" "." (sentence 2). Lines without words get no pieces.
-std::vector<LinePieces> split_by_line(const std::vector<Sentence>& sentences,
-                                      const std::vector<TagResult>& results,
+// "Go" "." (sentence 2). Lines without words get no pieces. Words and their tags are moved
+// out of `sentences` and `results`, which are only fit to be destroyed afterwards.
+std::vector<LinePieces> split_by_line(std::vector<Sentence>& sentences,
+                                      std::vector<TagResult>& results,
                                       const std::vector<std::size_t>& line_starts) {
   const std::size_t num_lines = line_starts.size();
   std::vector<LinePieces> lines(num_lines);
   for (std::size_t s = 0; s < sentences.size(); ++s) {
-    const Sentence& sentence = sentences[s];
+    Sentence& sentence = sentences[s];
     assert(sentence.word_spans.size() == sentence.words.size());
     assert(results[s].words.size() == sentence.words.size());
     std::size_t current_line = num_lines;  // none yet
@@ -79,9 +80,9 @@ std::vector<LinePieces> split_by_line(const std::vector<Sentence>& sentences,
         lines[line].results.emplace_back();
         current_line = line;
       }
-      lines[line].pieces.back().words.push_back(sentence.words[i]);
+      lines[line].pieces.back().words.push_back(std::move(sentence.words[i]));
       if (i < results[s].words.size()) {
-        lines[line].results.back().words.push_back(results[s].words[i]);
+        lines[line].results.back().words.push_back(std::move(results[s].words[i]));
       }
     }
   }
@@ -272,9 +273,15 @@ void TagSession::submit() {
     return;
   }
   std::future<void> processed = pool_->submit([this, chunk] { process(*chunk); });
+  pending_bytes_ += chunk->bytes;
   pending_.push_back(Pending{chunk, std::move(processed)});
-  // Two chunks per thread keep every thread busy while this one writes.
-  while (pending_.size() > 2 * static_cast<std::size_t>(pool_->size())) write_oldest();
+  // Two chunks per thread keep every thread busy while this one writes; fewer when chunks are
+  // big (a 100,000-word line is one chunk), so that memory stays bounded.
+  const auto threads = static_cast<std::size_t>(pool_->size());
+  while (pending_.size() > 2 * threads ||
+         (pending_.size() > 1 && pending_bytes_ > 4 * threads * kChunkBytes)) {
+    write_oldest();
+  }
 }
 
 void TagSession::drain() {
@@ -285,6 +292,7 @@ void TagSession::write_oldest() {
   Pending& oldest = pending_.front();
   oldest.processed.get();  // rethrows what process() threw
   const std::shared_ptr<Chunk> chunk = oldest.chunk;
+  pending_bytes_ -= chunk->bytes;
   pending_.pop_front();
   write(*chunk);
 }
@@ -351,6 +359,8 @@ void TagSession::write_piece(Piece& piece) {
   // text and tsv: one output line per input line.
   const std::vector<LinePieces> lines =
       split_by_line(sentences, piece.results, piece.paragraph.line_starts);
+  piece.sentences.clear();
+  piece.results.clear();
   for (const LinePieces& line : lines) {
     std::vector<TaggedSentence> tagged(line.pieces.size());
     for (std::size_t p = 0; p < line.pieces.size(); ++p) {

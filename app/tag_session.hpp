@@ -107,6 +107,7 @@ class TagSession {
     std::future<void> processed;
   };
   std::deque<Pending> pending_;  // handed on, not yet written; oldest first
+  std::size_t pending_bytes_ = 0;  // input bytes of the pending chunks
   ProgressCallback progress_;
   std::size_t words_done_ = 0;
   std::size_t bytes_done_ = 0;
