@@ -28,7 +28,11 @@ char g_temporary_path[4096];
 std::atomic<bool> g_has_temporary{false};
 
 extern "C" void remove_temporary_and_die(int signal_number) {
-  if (g_has_temporary.load()) ::unlink(g_temporary_path);
+  if (g_has_temporary.load()) {
+    ::unlink(g_temporary_path);
+    static const char kMessage[] = "sawtag: error: interrupted; the unfinished output was removed\n";
+    [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+  }
   std::signal(signal_number, SIG_DFL);
   std::raise(signal_number);
 }

@@ -132,8 +132,8 @@ TEST_CASE_METHOD(CliFixture, "a killed batch leaves no half-written output under
     const pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
-      const int null = ::open("/dev/null", O_WRONLY);
-      ::dup2(null, 2);
+      const int errors = ::open(dir.file("stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      ::dup2(errors, 2);
       ::execl(SAWTAG_BINARY, SAWTAG_BINARY, "tag", "-m", model.c_str(), "-j", "1",
               "--output-dir", out.c_str(), input.c_str(), static_cast<char*>(nullptr));
       ::_exit(127);
@@ -155,7 +155,11 @@ TEST_CASE_METHOD(CliFixture, "a killed batch leaves no half-written output under
     INFO("signal " << signal_number);
     REQUIRE(WIFSIGNALED(status));
     CHECK_FALSE(fs::exists(out + "/big.txt"));  // nothing poses as a result
-    if (signal_number == SIGINT) CHECK(files_in(out).empty());  // the part file is removed
+    if (signal_number == SIGINT) {
+      CHECK(files_in(out).empty());  // the part file is removed, and stderr says so
+      CHECK(read_file(dir.file("stderr")) ==
+            "sawtag: error: interrupted; the unfinished output was removed\n");
+    }
     fs::remove_all(out);
   }
 }
