@@ -7,6 +7,10 @@ set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libcli11-dev libspdlog-dev nlohmann-json3-dev
           libeigen3-dev catch2 libutf8proc-dev)
 optional_packages=(chromium parallel)
+# --fuzz: also clang and its libFuzzer runtime, for the fuzz targets (tests/fuzz/; CI's last step).
+if [ "${1:-}" = "--fuzz" ]; then
+  packages+=(clang libclang-rt-dev)
+fi
 
 is_installed() {
   dpkg-query -W -f='${Status}' "$1" 2> /dev/null | grep -q "install ok installed"
