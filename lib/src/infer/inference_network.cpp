@@ -1,12 +1,11 @@
 #include "infer/inference_network.hpp"
 
-#include "infer/head_attention.hpp"
 #include <unsupported/Eigen/SpecialFunctions>
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
+#include "infer/head_attention.hpp"
 #include "nn/embedding.hpp"
 #include "nn/matrix.hpp"
 #include "sawtag/error.hpp"
@@ -25,10 +24,6 @@ constexpr std::size_t kInputCacheForms = 16384;
 using Array = Eigen::Array<float, 1, Eigen::Dynamic>;
 using ArrayMap = Eigen::Map<Array>;
 using ConstArrayMap = Eigen::Map<const Array>;
-
-std::vector<float> copy_of(const Tensor& tensor) {
-  return std::vector<float>(tensor.data.begin(), tensor.data.end());
-}
 
 // out = LayerNorm(x) over rows of `dim` floats, `stride` apart in x and out, as
 // nn/layer_norm.cpp computes it.
@@ -71,7 +66,7 @@ struct InferenceNetwork::Layer {
   const LayerNormParameters* attention_norm = nullptr;
   PackedLinear query_key_value;  // [d_model, 3 d_model]: Q, K and V side by side
   PackedLinear attention_output;
-  std::vector<float> relative_bias;  // [num_heads, 2 max_relative_distance + 1]; may be empty
+  const Tensor* relative_bias = nullptr;  // [num_heads, 2 max_relative_distance + 1], or none
   const LayerNormParameters* feed_forward_norm = nullptr;
   PackedLinear feed_forward_hidden;
   PackedLinear feed_forward_output;
@@ -118,13 +113,13 @@ InferenceNetwork::InferenceNetwork(const Model& model, Precision precision)
         {&parameters.attention.query, &parameters.attention.key, &parameters.attention.value},
         precision);
     layer.attention_output = PackedLinear({&parameters.attention.output}, precision);
-    if (config.relative_position) layer.relative_bias = copy_of(parameters.attention.relative_bias);
+    if (config.relative_position) layer.relative_bias = &parameters.attention.relative_bias;
     layer.feed_forward_norm = &parameters.feed_forward_norm;
     layer.feed_forward_hidden = PackedLinear({&parameters.feed_forward.hidden}, precision);
     layer.feed_forward_output = PackedLinear({&parameters.feed_forward.output}, precision);
     layers_.push_back(std::move(layer));
   }
-  width_ = (config.d_model + 15) / 16 * 16;
+  width_ = padded_length(config.d_model);
   const nn::Matrix positions =
       nn::sinusoidal_positions(std::min(config.max_sequence_length, kLongestWindow), config.d_model);
   positions_.assign(positions.data(), positions.data() + positions.size());
@@ -276,9 +271,10 @@ void InferenceNetwork::attend(const Layer& layer, int layer_index, const Window&
     copy_keys_and_values(rows + d + head * head_dim, rows + 2 * d + head * head_dim, stride, n,
                          head_dim, padded, work.keys_t.data(), work.values.data());
     head_scores(queries, stride, work.keys_t.data(), n, padded, head_dim, work.scores.data());
-    const float* bias = layer.relative_bias.empty()
-                            ? nullptr
-                            : layer.relative_bias.data() + static_cast<std::size_t>(head) * bias_width;
+    const float* bias =
+        layer.relative_bias == nullptr
+            ? nullptr
+            : layer.relative_bias->data.data() + static_cast<std::size_t>(head) * bias_width;
     attention_weights(1.0f / std::sqrt(static_cast<float>(head_dim)), bias,
                       config.max_relative_distance, n, padded, work.scores.data());
     weighted_values(work.scores.data(), n, padded, work.values.data(), head_dim,
