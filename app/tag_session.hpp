@@ -3,10 +3,11 @@
 // output (sent_id numbers continue across them).
 //
 // Input is read in chunks of whole paragraphs, lines or sentences (about kChunkBytes each).
-// With a ThreadPool, chunks are tokenized and tagged on its threads while this thread reads
-// ahead and writes finished chunks in input order; at most two chunks per thread wait, so
-// memory stays bounded whatever the input size. Tagging never depends on how the input was
-// chunked or batched, so the output is the same bytes for any number of threads.
+// With a ThreadPool, chunks are tokenized, tagged and formatted on its threads (tag_chunk.hpp)
+// while this thread reads ahead and writes finished chunks' bytes in input order; at most two
+// chunks per thread wait, so memory stays bounded whatever the input size. Tagging never
+// depends on how the input was chunked or batched, so the output is the same bytes for any
+// number of threads.
 #pragma once
 
 #include <cstddef>
@@ -22,6 +23,7 @@
 #include "sawtag/output.hpp"
 #include "sawtag/tagger.hpp"
 #include "sawtag/tokenizer.hpp"
+#include "tag_chunk.hpp"
 #include "thread_pool.hpp"
 
 namespace sawtag::cli {
@@ -47,7 +49,8 @@ using ProgressCallback = std::function<void(std::size_t words, std::size_t bytes
 class TagSession {
  public:
   // `tagger`, `output`, `attention_output` (nullptr: no attention file) and `pool` (nullptr:
-  // everything on this thread) must outlive the session.
+  // everything on this thread) must outlive the session. With an attention file, everything
+  // is done on this thread.
   TagSession(const Tagger& tagger, const TagSessionOptions& options, OutputFile& output,
              OutputFile* attention_output, ThreadPool* pool);
   ~TagSession();
@@ -63,10 +66,6 @@ class TagSession {
   void on_progress(ProgressCallback callback) { progress_ = std::move(callback); }
 
  private:
-  struct Piece;
-  struct Chunk;
-  struct Paragraph;
-
   void read_raw_lines(LineSource& source);
   void read_raw_paragraphs(LineSource& source);
   void read_tokenized(LineSource& source);
@@ -75,38 +74,33 @@ class TagSession {
   // Adds a piece to the chunk being read; hands the chunk on when it is full.
   void add(Piece piece, std::size_t bytes);
   void add_paragraph(Paragraph& paragraph, bool after_blank);
-  // Hands the chunk being read to the pool (or runs it here), writing finished chunks.
+  // Hands the chunk being read to the pool (or processes it here), writing finished chunks.
   void submit();
   // Writes every chunk handed on, in order.
   void drain();
   void write_oldest();
+  // Writes a processed chunk's bytes; on this thread only.
+  void write(const Chunk& chunk);
 
-  // Tokenizes and tags a chunk; thread-safe.
-  void process(Chunk& chunk) const;
-  // Numbers, writes and frees a processed chunk; on this thread only.
-  void write(Chunk& chunk);
-  void write_piece(Piece& piece);
-  void write_line(const std::vector<TaggedSentence>& tagged);
-  void number(Sentence& sentence);
-
-  const Tagger& tagger_;
   Tokenizer tokenizer_;
   TagSessionOptions options_;
-  TagOptions tag_options_;
+  ChunkTagging tagging_;
   OutputFile& output_;
-  std::unique_ptr<OutputWriter> writer_;
+  std::unique_ptr<OutputWriter> writer_;  // only finishes the document: chunks are formatted
   OutputFile* attention_output_;
   std::unique_ptr<AttentionWriter> attention_writer_;
   ThreadPool* pool_;
   bool interactive_ = false;
-  std::size_t next_sentence_id_ = 1;
+  // Sentences before the next chunk, when the output shows their numbers.
+  std::shared_future<SentenceCounts> counts_;
+  std::size_t sentences_written_ = 0;
 
   std::unique_ptr<Chunk> reading_;  // the chunk being filled
   struct Pending {
     std::shared_ptr<Chunk> chunk;
     std::future<void> processed;
   };
-  std::deque<Pending> pending_;  // handed on, not yet written; oldest first
+  std::deque<Pending> pending_;    // handed on, not yet written; oldest first
   std::size_t pending_bytes_ = 0;  // input bytes of the pending chunks
   ProgressCallback progress_;
   std::size_t words_done_ = 0;

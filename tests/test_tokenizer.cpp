@@ -265,5 +265,97 @@ TEST_CASE("learn_tokenizer_data: consistent multi-word tokens and abbreviations"
   CHECK(render(tokenizer.tokenize("Gonna go")) == "Gonna=Gon+na go");
 }
 
+// Every sentence of `parts` (tokenize_part from 0 on, `max_bytes` at a time) joined.
+std::vector<Sentence> tokenize_in_parts(const Tokenizer& tokenizer, const std::string& text,
+                                        std::size_t max_bytes) {
+  std::vector<Sentence> sentences;
+  std::size_t begin = 0;
+  do {
+    TokenizedPart part = tokenizer.tokenize_part(text, begin, max_bytes);
+    REQUIRE(part.end > begin);  // every part goes forward
+    for (Sentence& sentence : part.sentences) sentences.push_back(std::move(sentence));
+    begin = part.end;
+  } while (begin < text.size());
+  return sentences;
+}
+
+// Everything of a sentence the tokenizer sets, one line: comments, then each word's form,
+// misc and span, then the multi-word tokens.
+std::string describe(const Sentence& sentence) {
+  std::string result;
+  for (const std::string& comment : sentence.comments) result += comment + " | ";
+  for (std::size_t i = 0; i < sentence.words.size(); ++i) {
+    result += sentence.words[i].form + "/" + sentence.words[i].misc + "@" +
+              std::to_string(sentence.word_spans[i].begin) + "-" +
+              std::to_string(sentence.word_spans[i].end) + " ";
+  }
+  for (const MultiwordToken& token : sentence.multiword_tokens) {
+    result += std::to_string(token.first) + "-" + std::to_string(token.last) + token.token.form;
+  }
+  return result;
+}
+
+TEST_CASE("tokenize_part: the parts are tokenize's sentences, cut where a sentence ends",
+          "[tokenizer]") {
+  const Tokenizer tokenizer(english_data());
+  // Sentence ends of every kind the splitter knows, abbreviations that end a sentence or not,
+  // "PM" and ")" starting a sentence (decided from the token before them), line breaks and
+  // a blank line ("# newpar"), multi-word tokens and "its" (decided from the token after it).
+  const std::vector<std::string> sentences = {
+      "I saw a saw.",
+      "Don't you see the dog?",
+      "Mr. Smith went to Washington, D.C. on Monday.",
+      "She said \"no!\" Then she left...",
+      "wait... what",
+      "We met at 5:00.\nPM is fine.",
+      "Call now ) Thanks, Sean",
+      "Its a deal, its tail is long etc.",
+      "The U.S. economy grew 3.5% in 2010 (see www.example.com) Really!!!",
+      "08/16/2000 12:05 PM\n\nYou gonna go?",
+      "08/16/2000 12:05 PM ) Then we left.",
+      "It cannot be."};
+  std::string text;
+  for (int i = 0; i < 200; ++i) {
+    text += sentences[static_cast<std::size_t>(i * 7) % sentences.size()];
+    text += i % 9 == 8 ? "\n" : "  ";
+  }
+  const std::vector<Sentence> whole = tokenizer.tokenize(text);
+  REQUIRE(whole.size() > 200);
+  std::vector<std::string> expected;
+  for (const Sentence& sentence : whole) expected.push_back(describe(sentence));
+  // Parts end everywhere: after each kind of sentence, with each kind starting the next part.
+  for (std::size_t max_bytes = 150; max_bytes < 450; ++max_bytes) {
+    INFO("max_bytes " << max_bytes);
+    std::vector<std::string> actual;
+    for (const Sentence& sentence : tokenize_in_parts(tokenizer, text, max_bytes)) {
+      actual.push_back(describe(sentence));
+    }
+    REQUIRE(actual == expected);
+  }
+  // A text within max_bytes is one part.
+  const TokenizedPart one = tokenizer.tokenize_part(text, 0, text.size());
+  CHECK(one.end == text.size());
+  CHECK(one.sentences.size() == whole.size());
+}
+
+TEST_CASE("tokenize_part: a sentence longer than max_bytes is cut at whitespace", "[tokenizer]") {
+  const Tokenizer tokenizer;
+  std::string text;
+  for (int i = 0; i < 1000; ++i) text += "word" + std::to_string(i) + " ";
+  const std::vector<Sentence> parts = tokenize_in_parts(tokenizer, text, 100);
+  CHECK(parts.size() > 10);  // about 100 bytes each
+  std::vector<std::string> words;
+  for (const Sentence& sentence : parts) {
+    CHECK(sentence.words.size() < 20);
+    for (const Word& word : sentence.words) words.push_back(word.form);
+  }
+  REQUIRE(words.size() == 1000);  // none lost, none twice, none split
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    CHECK(words[i] == "word" + std::to_string(i));
+  }
+  // The first part ends at the first space from byte 100 on.
+  CHECK(tokenizer.tokenize_part(text, 0, 100).end == text.find(' ', 100));
+}
+
 }  // namespace
 }  // namespace sawtag

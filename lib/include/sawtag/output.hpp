@@ -4,6 +4,7 @@
 // the stream's state for the caller to check.
 #pragma once
 
+#include <cstddef>
 #include <iosfwd>
 #include <memory>
 #include <string_view>
@@ -48,6 +49,16 @@ class OutputWriter {
   // text and tsv write exactly one line, an empty one when `sentences` is empty; conllu, json
   // and jsonl write one entry per sentence and nothing for an empty line.
   virtual void write_line(const std::vector<TaggedSentence>& sentences) = 0;
+
+  // text and tsv: the first words of an input line whose other words come in later calls (a
+  // raw paragraph tokenized in parts); write_line ends the line, and the calls together write
+  // what one write_line of all their words would. conllu, json and jsonl: as write_line.
+  virtual void continue_line(const std::vector<TaggedSentence>& sentences) = 0;
+
+  // For one document formatted in parts by several writers (on several threads) and joined
+  // in order: `sentences` were written before this writer's first one. json then begins with
+  // "," instead of "[", and finish() closes the array as not empty. The other formats ignore it.
+  virtual void continue_after(std::size_t sentences) = 0;
 
   // Ends the document (json's closing "]"). Call once, after the last line.
   virtual void finish() = 0;

@@ -22,6 +22,12 @@ struct TokenizerReport {
   std::size_t invalid_utf8_sequences = 0;  // each replaced by U+FFFD in the words
 };
 
+// A part of a long text: its sentences, and where the next part begins.
+struct TokenizedPart {
+  std::vector<Sentence> sentences;  // word_spans are offsets into the whole text
+  std::size_t end = 0;              // byte offset into the whole text
+};
+
 class Tokenizer {
  public:
   explicit Tokenizer(TokenizerData data = {}, TokenizerOptions options = {});
@@ -42,6 +48,16 @@ class Tokenizer {
 
   // The same, adding what was found to `report`.
   std::vector<Sentence> tokenize(std::string_view text, TokenizerReport& report) const;
+
+  // Tokenizes a long text a part at a time, so that memory stays bounded by the part, not the
+  // text: the sentences of `text` from byte `begin` (0 or the `end` of the part before) up to
+  // about `max_bytes` further, where a sentence ends. Calling it from begin 0 until `end` is
+  // text.size() gives the same sentences as tokenize(text), except where `max_bytes` bytes from
+  // `begin` on hold no sentence start: then the part ends at the first ASCII whitespace after
+  // `max_bytes` and the sentence there is cut in two ("# text" and all). A text of at most
+  // `max_bytes` is one part: tokenize(text)'s sentences.
+  TokenizedPart tokenize_part(std::string_view text, std::size_t begin,
+                              std::size_t max_bytes) const;
 
   const TokenizerData& data() const { return data_; }
   const TokenizerOptions& options() const { return options_; }

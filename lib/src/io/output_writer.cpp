@@ -50,31 +50,37 @@ class TextWriter : public OutputWriter {
   TextWriter(std::ostream& out, const OutputOptions& options) : out_(out), options_(options) {}
 
   void write_line(const std::vector<TaggedSentence>& sentences) override {
-    std::string line;
+    continue_line(sentences);
+    line_ += '\n';
+    out_ << line_;
+    line_.clear();
+  }
+
+  void continue_line(const std::vector<TaggedSentence>& sentences) override {
     for (const TaggedSentence& tagged : sentences) {
       for (std::size_t i = 0; i < word_count(tagged); ++i) {
         const WordTags& tags = tagged.result->words[i];
-        if (!line.empty()) line += ' ';
-        line += protect_spaces(tagged.sentence->words[i].form);
-        if (wants_upos(options_)) line += '/' + tags.upos;
-        if (wants_xpos(options_)) line += '/' + tags.xpos;
+        if (!line_.empty()) line_ += ' ';
+        line_ += protect_spaces(tagged.sentence->words[i].form);
+        if (wants_upos(options_)) line_ += '/' + tags.upos;
+        if (wants_xpos(options_)) line_ += '/' + tags.xpos;
         if (options_.probabilities && wants_upos(options_)) {
-          line += '|' + format_probability(tags.upos_probability);
+          line_ += '|' + format_probability(tags.upos_probability);
         }
         if (options_.probabilities && wants_xpos(options_)) {
-          line += '|' + format_probability(tags.xpos_probability);
+          line_ += '|' + format_probability(tags.xpos_probability);
         }
       }
     }
-    line += '\n';
-    out_ << line;
   }
 
+  void continue_after(std::size_t /*sentences*/) override {}
   void finish() override {}
 
  private:
   std::ostream& out_;
   OutputOptions options_;
+  std::string line_;  // the line being written, without its "\n"
 };
 
 // One row per input line; cells are space-separated lists aligned word by word:
@@ -84,15 +90,28 @@ class TsvWriter : public OutputWriter {
   TsvWriter(std::ostream& out, const OutputOptions& options) : out_(out), options_(options) {}
 
   void write_line(const std::vector<TaggedSentence>& sentences) override {
-    std::vector<std::string> cells;
-    const auto add = [&cells](std::size_t column, const std::string& value) {
-      if (!cells[column].empty()) cells[column] += ' ';
-      cells[column] += value;
+    continue_line(sentences);
+    std::string row;
+    if (!cells_[0].empty()) {
+      for (std::size_t c = 0; c < cells_.size(); ++c) {
+        if (c > 0) row += '\t';
+        row += cells_[c];
+      }
+    }
+    row += '\n';
+    out_ << row;
+    cells_.clear();
+  }
+
+  void continue_line(const std::vector<TaggedSentence>& sentences) override {
+    const auto add = [this](std::size_t column, const std::string& value) {
+      if (!cells_[column].empty()) cells_[column] += ' ';
+      cells_[column] += value;
     };
     const bool upos = wants_upos(options_);
     const bool xpos = wants_xpos(options_);
     const std::size_t tag_columns = (upos ? 1 : 0) + (xpos ? 1 : 0);
-    cells.resize(1 + tag_columns * (options_.probabilities ? 2 : 1));
+    cells_.resize(1 + tag_columns * (options_.probabilities ? 2 : 1));
     for (const TaggedSentence& tagged : sentences) {
       for (std::size_t i = 0; i < word_count(tagged); ++i) {
         const WordTags& tags = tagged.result->words[i];
@@ -106,22 +125,15 @@ class TsvWriter : public OutputWriter {
           add(column++, format_probability(tags.xpos_probability));
       }
     }
-    std::string row;
-    if (!cells[0].empty()) {
-      for (std::size_t c = 0; c < cells.size(); ++c) {
-        if (c > 0) row += '\t';
-        row += cells[c];
-      }
-    }
-    row += '\n';
-    out_ << row;
   }
 
+  void continue_after(std::size_t /*sentences*/) override {}
   void finish() override {}
 
  private:
   std::ostream& out_;
   OutputOptions options_;
+  std::vector<std::string> cells_;  // of the line being written
 };
 
 class ConlluWriter : public OutputWriter {
@@ -136,6 +148,10 @@ class ConlluWriter : public OutputWriter {
     }
   }
 
+  void continue_line(const std::vector<TaggedSentence>& sentences) override {
+    write_line(sentences);
+  }
+  void continue_after(std::size_t /*sentences*/) override {}
   void finish() override {}
 
  private:
@@ -217,6 +233,11 @@ class JsonWriter : public OutputWriter {
       first_ = false;
     }
   }
+
+  void continue_line(const std::vector<TaggedSentence>& sentences) override {
+    write_line(sentences);
+  }
+  void continue_after(std::size_t sentences) override { first_ = sentences == 0; }
 
   void finish() override {
     if (lines_ || finished_) return;

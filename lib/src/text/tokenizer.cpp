@@ -101,6 +101,104 @@ std::vector<std::string> split_token(const std::string& form,
   return text::split_multiword(form, {{"its", {"it", "s"}}});  // "Its" -> "It" "s"
 }
 
+// Where a part that begins at `begin` ends at the latest: the end of the text, or the first
+// ASCII whitespace from begin + max_bytes on (a word boundary that splits no UTF-8 sequence).
+std::size_t part_limit(std::string_view text, std::size_t begin, std::size_t max_bytes) {
+  if (text.size() - begin <= max_bytes) return text.size();
+  const std::size_t space = text.find_first_of(" \t\n\r\f\v", begin + max_bytes);
+  return space == std::string_view::npos ? text.size() : space;
+}
+
+// The splitter decides whether a ")" or an "AM"/"PM" ends a sentence from the token before it
+// ("12:05 PM", "(2) Call"), so a part must not begin with one: the part would not see that token.
+bool depends_on_token_before(const std::vector<CodePoint>& code_points, const PlacedToken& token) {
+  const std::size_t length = token.token.last - token.token.first;
+  if (length == 1) return code_points[token.token.first].value == ')';
+  if (length != 2) return false;
+  const std::string lowercase =
+      text::to_lower(text::encode_range(code_points, token.token.first, token.token.last));
+  return lowercase == "am" || lowercase == "pm";
+}
+
+// The last token after the first that starts a sentence at a word boundary (whitespace before
+// it) and that a part may begin with; 0 when there is none.
+std::size_t last_restart(const std::vector<CodePoint>& code_points,
+                         const std::vector<PlacedToken>& tokens) {
+  for (std::size_t i = tokens.size(); i-- > 1;) {
+    if (tokens[i].starts_sentence && tokens[i].space_before &&
+        !depends_on_token_before(code_points, tokens[i])) {
+      return i;
+    }
+  }
+  return 0;
+}
+
+// Scanned tokens, sentence starts marked.
+std::vector<PlacedToken> tokens_of(const std::vector<CodePoint>& code_points,
+                                   const text::AbbreviationTable& abbreviations,
+                                   const TokenizerOptions& options) {
+  std::vector<PlacedToken> tokens = scan(code_points, abbreviations);
+  text::SentenceSplitterOptions splitter_options;
+  splitter_options.sentence_per_line = options.sentence_per_line;
+  text::split_sentences(code_points, tokens, splitter_options);
+  return tokens;
+}
+
+// The sentences of tokens[0, num_tokens); the tokens after them are only looked at. `continues`:
+// the code points are a part of a longer text that does not begin with them.
+std::vector<Sentence> sentences_of(const std::vector<CodePoint>& code_points,
+                                   const std::vector<PlacedToken>& tokens, std::size_t num_tokens,
+                                   bool continues, const TokenizerData& data) {
+  std::vector<Sentence> sentences;
+  Sentence current;
+  std::size_t sentence_first = 0;  // code point where the current sentence begins
+  auto finish_sentence = [&](std::size_t sentence_last) {
+    if (current.words.empty()) return;
+    current.comments.push_back("# text = " +
+                               sentence_text(code_points, sentence_first, sentence_last));
+    sentences.push_back(std::move(current));
+    current = Sentence();
+  };
+  for (std::size_t i = 0; i < num_tokens; ++i) {
+    const PlacedToken& token = tokens[i];
+    if (token.starts_sentence) {
+      finish_sentence(tokens[i - (i > 0 ? 1 : 0)].token.last);
+      sentence_first = token.token.first;
+      // A text's first token starts a paragraph, but a part's only after a blank line.
+      const bool new_paragraph = !sentences.empty() || (continues && token.newlines_before >= 2);
+      if (token.starts_paragraph && new_paragraph) current.comments.push_back("# newpar");
+    }
+    const Span span{code_points[token.token.first].begin, code_points[token.token.last - 1].end};
+    const bool space_after = i + 1 == tokens.size() || tokens[i + 1].space_before;
+    Word surface;
+    surface.form = text::encode_range(code_points, token.token.first, token.token.last);
+    if (!space_after) surface.misc = "SpaceAfter=No";
+    std::vector<std::string> parts;
+    if (token.token.kind == text::TokenKind::word) {
+      parts = split_token(surface.form, code_points,
+                          i + 1 < tokens.size() ? &tokens[i + 1] : nullptr, data);
+    }
+    if (parts.empty()) {
+      current.words.push_back(std::move(surface));
+      current.word_spans.push_back(span);
+      continue;
+    }
+    MultiwordToken multiword;
+    multiword.first = static_cast<int>(current.words.size()) + 1;
+    multiword.last = multiword.first + static_cast<int>(parts.size()) - 1;
+    multiword.token = std::move(surface);
+    for (std::string& part : parts) {
+      Word word;
+      word.form = std::move(part);
+      current.words.push_back(std::move(word));
+      current.word_spans.push_back(span);
+    }
+    current.multiword_tokens.push_back(std::move(multiword));
+  }
+  if (num_tokens > 0) finish_sentence(tokens[num_tokens - 1].token.last);
+  return sentences;
+}
+
 }  // namespace
 
 Tokenizer::Tokenizer(TokenizerData data, TokenizerOptions options)
@@ -121,57 +219,41 @@ std::vector<Sentence> Tokenizer::tokenize(std::string_view text) const {
 std::vector<Sentence> Tokenizer::tokenize(std::string_view input, TokenizerReport& report) const {
   const std::vector<CodePoint> code_points =
       text::decode_utf8(input, &report.invalid_utf8_sequences);
-  std::vector<PlacedToken> tokens = scan(code_points, tables_->abbreviations);
-  text::SentenceSplitterOptions splitter_options;
-  splitter_options.sentence_per_line = options_.sentence_per_line;
-  text::split_sentences(code_points, tokens, splitter_options);
+  const std::vector<PlacedToken> tokens = tokens_of(code_points, tables_->abbreviations, options_);
+  return sentences_of(code_points, tokens, tokens.size(), false, data_);
+}
 
-  std::vector<Sentence> sentences;
-  Sentence current;
-  std::size_t sentence_first = 0;  // code point where the current sentence begins
-  auto finish_sentence = [&](std::size_t sentence_last) {
-    if (current.words.empty()) return;
-    current.comments.push_back("# text = " +
-                               sentence_text(code_points, sentence_first, sentence_last));
-    sentences.push_back(std::move(current));
-    current = Sentence();
-  };
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    const PlacedToken& token = tokens[i];
-    if (token.starts_sentence) {
-      finish_sentence(tokens[i - (i > 0 ? 1 : 0)].token.last);
-      sentence_first = token.token.first;
-      if (token.starts_paragraph && !sentences.empty()) current.comments.push_back("# newpar");
+TokenizedPart Tokenizer::tokenize_part(std::string_view text, std::size_t begin,
+                                       std::size_t max_bytes) const {
+  const std::size_t window_end = part_limit(text, begin, max_bytes);
+  const std::vector<CodePoint> code_points =
+      text::decode_utf8(text.substr(begin, window_end - begin));
+  const std::vector<PlacedToken> tokens = tokens_of(code_points, tables_->abbreviations, options_);
+  TokenizedPart part;
+  part.end = window_end;
+  std::size_t num_tokens = tokens.size();
+  if (window_end < text.size()) {
+    // The window's last sentence may go on after it: it starts the next part, which begins
+    // with the whitespace before it. With no sentence start to go back to, the part ends at
+    // the window's end and the sentence is cut there.
+    const std::size_t restart = last_restart(code_points, tokens);
+    if (restart > 0) {
+      num_tokens = restart;
+      std::size_t space_begin = tokens[restart].token.first;
+      while (space_begin > 0 && separates_words(code_points[space_begin - 1].value)) {
+        --space_begin;
+      }
+      part.end = begin + code_points[space_begin].begin;
     }
-    const Span span{code_points[token.token.first].begin, code_points[token.token.last - 1].end};
-    const bool space_after = i + 1 == tokens.size() || tokens[i + 1].space_before;
-    Word surface;
-    surface.form = text::encode_range(code_points, token.token.first, token.token.last);
-    if (!space_after) surface.misc = "SpaceAfter=No";
-    std::vector<std::string> parts;
-    if (token.token.kind == text::TokenKind::word) {
-      parts = split_token(surface.form, code_points,
-                          i + 1 < tokens.size() ? &tokens[i + 1] : nullptr, data_);
-    }
-    if (parts.empty()) {
-      current.words.push_back(std::move(surface));
-      current.word_spans.push_back(span);
-      continue;
-    }
-    MultiwordToken multiword;
-    multiword.first = static_cast<int>(current.words.size()) + 1;
-    multiword.last = multiword.first + static_cast<int>(parts.size()) - 1;
-    multiword.token = std::move(surface);
-    for (std::string& part : parts) {
-      Word word;
-      word.form = std::move(part);
-      current.words.push_back(std::move(word));
-      current.word_spans.push_back(span);
-    }
-    current.multiword_tokens.push_back(std::move(multiword));
   }
-  if (!tokens.empty()) finish_sentence(tokens.back().token.last);
-  return sentences;
+  part.sentences = sentences_of(code_points, tokens, num_tokens, begin > 0, data_);
+  for (Sentence& sentence : part.sentences) {
+    for (Span& span : sentence.word_spans) {
+      span.begin += begin;
+      span.end += begin;
+    }
+  }
+  return part;
 }
 
 }  // namespace sawtag

@@ -1,0 +1,93 @@
+// A raw line far longer than a chunk (100,000 words) is tokenized and tagged in parts
+// (app/tag_chunk.cpp): its output is what the same sentences give on lines of their own, and
+// -j never changes it.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "cli_fixture.hpp"
+#include "sawtag/tokenizer.hpp"
+
+using namespace sawtag::testing;
+
+namespace {
+
+// Sentences that the splitter ends where they end, of several shapes ("don't" is a multi-word
+// token of the fixture's model).
+const std::vector<std::string> kSentences = {"I saw a saw.",
+                                             "The dog don't see it, do you?",
+                                             "Mr. Smith went to Washington on Monday.",
+                                             "She said \"no!\"",
+                                             "Call me at 5:00 PM tomorrow (or later).",
+                                             "The U.S. economy grew 3.5% in 2010 and 2011.",
+                                             "Wow!!!",
+                                             "What a long day it was for all of us."};
+
+// At least `words` words of sentences, one after the other; `separator` between them.
+std::string sentences_of(int words, const std::string& separator) {
+  std::string text;
+  int count = 0;
+  for (std::size_t s = 0; count < words; ++s) {
+    const std::string& sentence = kSentences[(s * 5) % kSentences.size()];
+    if (!text.empty()) text += separator;
+    text += sentence;
+    count += static_cast<int>(std::count(sentence.begin(), sentence.end(), ' ')) + 1;
+  }
+  return text;
+}
+
+std::size_t words_in(const std::string& text_output) {
+  std::size_t words = 0;
+  for (const std::string& line : split_lines(text_output)) {
+    if (!line.empty()) words += split_on(line, ' ').size();
+  }
+  return words;
+}
+
+}  // namespace
+
+TEST_CASE_METHOD(CliFixture, "tag: a 100,000-word line gives what its sentences give on lines",
+                 "[cli][batch]") {
+  const std::string line = sentences_of(100000, " ");
+  const std::string lines = sentences_of(100000, "\n");  // a line break is a space in a paragraph
+  sawtag::TokenizerData data;
+  data.multiword_tokens["don't"] = {"do", "n't"};
+  std::size_t expected_words = 0;
+  for (const sawtag::Sentence& sentence : sawtag::Tokenizer(data).tokenize(line)) {
+    expected_words += sentence.words.size();
+  }
+  REQUIRE(expected_words > 100000);
+
+  const RunResult one_line = tag({"-j", "1"}, line + "\n");
+  REQUIRE(one_line.exit_code == 0);
+  REQUIRE(split_lines(one_line.out).size() == 1);
+  CHECK(words_in(one_line.out) == expected_words);
+  const RunResult on_lines = tag({"-j", "1"}, lines + "\n");
+  REQUIRE(on_lines.exit_code == 0);
+  std::string joined;  // the lines' words and tags, on one line
+  for (const std::string& output_line : split_lines(on_lines.out)) {
+    joined += (joined.empty() ? "" : " ") + output_line;
+  }
+  CHECK(joined + "\n" == one_line.out);
+  CHECK(tag({"-j", "2"}, line + "\n").out == one_line.out);
+
+  // CoNLL-U shows every sentence: the same sentences, numbered on across the parts.
+  const RunResult conllu = tag({"-f", "conllu", "-j", "2"}, line + "\n");
+  REQUIRE(conllu.exit_code == 0);
+  CHECK(conllu.out == tag({"-f", "conllu", "-j", "1"}, lines + "\n").out);
+}
+
+TEST_CASE_METHOD(CliFixture, "tag: several long lines, -j and formats never change the output",
+                 "[cli][batch]") {
+  const std::string long_line = sentences_of(30000, " ");
+  std::string input;
+  for (int i = 0; i < 3; ++i) input += long_line + "\nA short line.\n\n";
+  for (const std::string format : {"text", "tsv", "conllu", "json"}) {
+    const RunResult one = tag({"-f", format, "-j", "1"}, input);
+    REQUIRE(one.exit_code == 0);
+    for (const std::string threads : {"2", "3"}) {
+      INFO("format " << format << ", -j " << threads);
+      CHECK(tag({"-f", format, "-j", threads}, input).out == one.out);
+    }
+  }
+}
