@@ -7,6 +7,9 @@
 # - EWT test text: the '# text' lines of en_ewt-ud-test.conllu, raw text -> text format,
 #   end to end (start-up included), -j 1 and -j 2; best of 3 runs.
 # - 1M words: EWT train text repeated to a million words, -j 1 and -j 2.
+# - a 100,000-word line: EWT test text joined into one line (repeated to 100,000 words), -j 1 and
+#   -j 2, with its own peak RSS (a long line is tokenized and tagged in parts, so it should cost
+#   no more memory than normal text).
 # - cold start: `echo "I saw a saw" | sawtag`, median of 7 runs.
 # - peak RSS of each run (the largest is reported).
 # - FLOPs per word and the single-core matrix-multiply throughput (bench/matmul_throughput.cpp),
@@ -28,29 +31,36 @@ sed -n 's/^# text = //p' "$ud/en_ewt-ud-train.conllu" > "$work/train.txt"
 while [ "$(wc -w < "$work/million.txt")" -lt 1000000 ]; do
   cat "$work/train.txt" >> "$work/million.txt"
 done
+tr '\n' ' ' < "$work/test.txt" | awk '{ for (i = 1; i <= NF; ++i) words[++n] = $i }
+  END { for (k = 0; k < 100000; ++k) printf "%s%s", (k ? " " : ""), words[k % n + 1]; print "" }' \
+  > "$work/line.txt"
 
 echo 0 > "$work/peak_rss"
-# run INPUT THREADS -> "seconds words" (best of $repeats runs); keeps the peak RSS in a file
-# (run's output is read through a subshell, where variables do not outlive it).
+# run INPUT THREADS -> "seconds words peak_kb" (best of $repeats runs; the largest peak RSS of
+# them); keeps the peak RSS of all runs in a file (run's output is read through a subshell,
+# where variables do not outlive it).
 run() {
-  local input=$1 threads=$2 best="" words rss seconds
+  local input=$1 threads=$2 best="" words rss seconds peak=0
   for _ in $(seq "$repeats"); do
     /usr/bin/time -f "%e %M" -o "$work/time" "$sawtag" tag -m "$model" -j "$threads" \
       "$input" > "$work/out.txt"
     read -r seconds rss < "$work/time"
+    if (( rss > peak )); then peak=$rss; fi
     if (( rss > $(cat "$work/peak_rss") )); then echo "$rss" > "$work/peak_rss"; fi
     if [ -z "$best" ] || awk "BEGIN{exit !($seconds < $best)}"; then best=$seconds; fi
   done
   words=$(wc -w < "$work/out.txt")
-  echo "$best $words"
+  echo "$best $words $peak"
 }
 
 repeats=3
-read -r test1_s test_words < <(run "$work/test.txt" 1)
-read -r test2_s _ < <(run "$work/test.txt" 2)
+read -r test1_s test_words test1_kb < <(run "$work/test.txt" 1)
+read -r test2_s _ test2_kb < <(run "$work/test.txt" 2)
 repeats=1
-read -r million1_s million_words < <(run "$work/million.txt" 1)
-read -r million2_s _ < <(run "$work/million.txt" 2)
+read -r million1_s million_words _ < <(run "$work/million.txt" 1)
+read -r million2_s _ _ < <(run "$work/million.txt" 2)
+read -r line1_s line_words line1_kb < <(run "$work/line.txt" 1)
+read -r line2_s _ line2_kb < <(run "$work/line.txt" 2)
 
 starts=()
 for _ in $(seq 7); do
@@ -71,6 +81,8 @@ test1=$(speed "$test_words" "$test1_s")
 test2=$(speed "$test_words" "$test2_s")
 million1=$(speed "$million_words" "$million1_s")
 million2=$(speed "$million_words" "$million2_s")
+line1=$(speed "$line_words" "$line1_s")
+line2=$(speed "$line_words" "$line2_s")
 flops=$(value flops_per_word)
 achieved=$(awk "BEGIN{printf \"%.1f\", $million1 * $flops / 1e9}")
 
@@ -81,8 +93,12 @@ printf '%-44s %14s\n' "EWT test text ($test_words words), -j 1" "$test1 words/s"
 printf '%-44s %14s\n' "EWT test text, -j 2" "$test2 words/s ($(awk "BEGIN{printf \"%.2f\", $test2 / $test1}")x)"
 printf '%-44s %14s\n' "1M-word file ($million_words words), -j 1" "$million1 words/s"
 printf '%-44s %14s\n' "1M-word file, -j 2" "$million2 words/s ($(awk "BEGIN{printf \"%.2f\", $million2 / $million1}")x)"
+printf '%-44s %14s\n' "100,000-word line ($line_words words), -j 1" "$line1 words/s"
+printf '%-44s %14s\n' "100,000-word line, -j 2" "$line2 words/s"
 printf '%-44s %14s\n' "cold start (load + tag one sentence)" "$cold_ms ms"
 printf '%-44s %14s\n' "peak RSS (largest of all runs)" "$(( $(cat "$work/peak_rss") / 1024 )) MB"
+printf '%-44s %14s\n' "peak RSS, EWT test text -j 1 / -j 2" "$(( test1_kb / 1024 )) / $(( test2_kb / 1024 )) MB"
+printf '%-44s %14s\n' "peak RSS, 100,000-word line -j 1 / -j 2" "$(( line1_kb / 1024 )) / $(( line2_kb / 1024 )) MB"
 printf '%-44s %14s\n' "FLOPs per word (n = $average_length)" "$flops"
 printf '%-44s %14s\n' "matmul, Eigen float32, 1 core" "$(value eigen_float32_gflops) GFLOP/s"
 printf '%-44s %14s\n' "matmul, sawtag $(value fastest_kernel), 1 core" "$(value sawtag_fastest_gflops) GFLOP/s"
