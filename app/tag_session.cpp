@@ -90,8 +90,10 @@ void TagSession::tag(LineSource& source) {
         break;
     }
   } catch (...) {
-    submit();  // what was read before the error is still tagged and written
-    drain();
+    if (!write_failed_) {
+      submit();  // what was read before an input error is still tagged and written
+      drain();
+    }
     throw;
   }
   submit();
@@ -200,8 +202,13 @@ void TagSession::submit() {
     counts_ = chunk->after.get_future().share();
   }
   if (pool_ == nullptr) {
-    process_chunk(*chunk, tagging_);
-    write(*chunk);
+    try {
+      process_chunk(*chunk, tagging_);
+      write(*chunk);
+    } catch (...) {
+      write_failed_ = true;
+      throw;
+    }
     return;
   }
   std::future<void> processed = pool_->submit([this, chunk] { process_chunk(*chunk, tagging_); });
@@ -221,12 +228,17 @@ void TagSession::drain() {
 }
 
 void TagSession::write_oldest() {
-  Pending& oldest = pending_.front();
-  oldest.processed.get();  // rethrows what process_chunk() threw
-  const std::shared_ptr<Chunk> chunk = oldest.chunk;
-  pending_bytes_ -= chunk->bytes;
+  // Taken off the queue first: after an error the destructor waits for the chunks behind it.
+  Pending oldest = std::move(pending_.front());
   pending_.pop_front();
-  write(*chunk);
+  pending_bytes_ -= oldest.chunk->bytes;
+  try {
+    oldest.processed.get();  // rethrows what process_chunk() threw
+    write(*oldest.chunk);
+  } catch (...) {
+    write_failed_ = true;  // nothing after this chunk may be written
+    throw;
+  }
 }
 
 void TagSession::write(const Chunk& chunk) {

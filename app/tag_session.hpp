@@ -91,6 +91,7 @@ class TagSession {
   std::unique_ptr<AttentionWriter> attention_writer_;
   ThreadPool* pool_;
   bool interactive_ = false;
+  bool write_failed_ = false;  // tagging or writing a chunk failed: the output stops there
   // Sentences before the next chunk, when the output shows their numbers.
   std::shared_future<SentenceCounts> counts_;
   std::size_t sentences_written_ = 0;
