@@ -392,6 +392,17 @@ TEST_CASE("model file error: wrong element count", "[model_file]") {
                     "of base64 data), got 284 bytes"));
 }
 
+TEST_CASE("model file error: the first bad tensor in file order is named", "[model_file]") {
+  // The word embedding is decoded on a thread of its own; its error still comes first.
+  CHECK_THAT(load_error(edited([](Json& d) {
+               d["tensors"]["encoder.word_embedding"]["data"].erase(0);
+               d["tensors"]["heads.xpos.bias"]["data"].erase(0);
+             })),
+             Equals("bad.json: tensor 'encoder.word_embedding': expected 72 values, got 71"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["tensors"]["heads.xpos.bias"]["data"].erase(0); })),
+             Equals("bad.json: tensor 'heads.xpos.bias': expected 9 values, got 8"));
+}
+
 TEST_CASE("model file error: bad dtype", "[model_file]") {
   CHECK_THAT(
       load_error(edited([](Json& d) { d["tensors"]["heads.upos.bias"]["dtype"] = "uint8"; })),
