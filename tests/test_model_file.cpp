@@ -171,6 +171,45 @@ TEST_CASE("model file: awkward float values survive both encodings bit for bit",
   }
 }
 
+TEST_CASE("model file: int8 word rows are within half a step of the saved values",
+          "[model_file]") {
+  Model model = full_model();
+  TensorData& table = model.parameters.encoder.word_embedding.data;
+  const std::size_t columns = static_cast<std::size_t>(model.config.word_dim);
+  std::fill(table.begin() + 2 * columns, table.begin() + 3 * columns, 0.0f);  // row 2: zeros
+  table[3 * columns + 1] = -7.5f;  // row 3: one large value, the others tiny next to it
+
+  const std::string text = serialize_model(model, TensorEncoding::base64_float16_int8_words);
+  const Json document = Json::parse(text);
+  CHECK(document["version"] == kModelVersion);
+  for (const auto& [name, tensor] : document["tensors"].items()) {
+    INFO(name);
+    CHECK(tensor["dtype"] == (name == "encoder.word_embedding" ? "int8" : "float16"));
+  }
+  const Model loaded = parse_model(text, "memory");
+  const TensorData& read = loaded.parameters.encoder.word_embedding.data;
+  REQUIRE(read.size() == table.size());
+  for (std::size_t r = 0; r * columns < table.size(); ++r) {
+    float largest = 0.0f;
+    for (std::size_t c = 0; c < columns; ++c) {
+      largest = std::max(largest, std::fabs(table[r * columns + c]));
+    }
+    const float half_step = largest / 127.0f / 2.0f;
+    for (std::size_t c = 0; c < columns; ++c) {
+      INFO("row " << r << " column " << c);
+      CHECK(std::fabs(read[r * columns + c] - table[r * columns + c]) <= half_step * 1.0001f);
+    }
+  }
+  CHECK(read[3 * columns + 1] == Approx(-7.5f).epsilon(1e-6));
+  for (std::size_t c = 0; c < columns; ++c) CHECK(read[2 * columns + c] == 0.0f);
+  // Everything else is as float16 stores it.
+  const Model as_float16 =
+      parse_model(serialize_model(model, TensorEncoding::base64_float16), "memory");
+  Model rest = loaded;
+  rest.parameters.encoder.word_embedding = as_float16.parameters.encoder.word_embedding;
+  require_same_tensors(as_float16, rest);
+}
+
 TEST_CASE("model file: saving replaces an existing file", "[model_file]") {
   TemporaryDirectory directory;
   const std::string path = (directory.path / "model.json").string();
@@ -298,14 +337,14 @@ TEST_CASE("model file error: newer version", "[model_file]") {
                d["lemmatizer"] = Json::object();  // what a newer file may hold
                d["config"]["d_model"] = "large";
              })),
-             Equals("bad.json: model file version 7 is newer than this sawtag supports (1): "
+             Equals("bad.json: model file version 7 is newer than this sawtag supports (2): "
                     "upgrade sawtag"));
 }
 
 TEST_CASE("model file error: version that never existed", "[model_file]") {
   CHECK_THAT(
       load_error(edited([](Json& d) { d["version"] = 0; })),
-      Equals("bad.json: model file version 0 is not a sawtag-model version: expected 1 to 1"));
+      Equals("bad.json: model file version 0 is not a sawtag-model version: expected 1 to 2"));
   CHECK_THAT(load_error(edited([](Json& d) { d["version"] = "1"; })),
              Equals("bad.json: version: expected an integer, got string"));
 }
@@ -353,11 +392,56 @@ TEST_CASE("model file error: wrong element count", "[model_file]") {
                     "of base64 data), got 284 bytes"));
 }
 
+TEST_CASE("model file error: the first bad tensor in file order is named", "[model_file]") {
+  // The word embedding is decoded on a thread of its own; its error still comes first.
+  CHECK_THAT(load_error(edited([](Json& d) {
+               d["tensors"]["encoder.word_embedding"]["data"].erase(0);
+               d["tensors"]["heads.xpos.bias"]["data"].erase(0);
+             })),
+             Equals("bad.json: tensor 'encoder.word_embedding': expected 72 values, got 71"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["tensors"]["heads.xpos.bias"]["data"].erase(0); })),
+             Equals("bad.json: tensor 'heads.xpos.bias': expected 9 values, got 8"));
+}
+
 TEST_CASE("model file error: bad dtype", "[model_file]") {
   CHECK_THAT(
-      load_error(edited([](Json& d) { d["tensors"]["heads.upos.bias"]["dtype"] = "int8"; })),
-      Equals("bad.json: tensor 'heads.upos.bias': expected dtype \"float32\" or \"float16\", "
-             "got '\"int8\"'"));
+      load_error(edited([](Json& d) { d["tensors"]["heads.upos.bias"]["dtype"] = "uint8"; })),
+      Equals("bad.json: tensor 'heads.upos.bias': expected dtype \"float32\", \"float16\" or "
+             "\"int8\", got '\"uint8\"'"));
+}
+
+TEST_CASE("model file error: int8 tensors without their scales, or with the wrong ones",
+          "[model_file]") {
+  const auto int8_edited = [](const std::function<void(Json&)>& edit) {
+    return load_error(edited(edit, TensorEncoding::base64_float16_int8_words));
+  };
+  CHECK_THAT(int8_edited([](Json& d) { d["tensors"]["encoder.word_embedding"].erase("scales"); }),
+             Equals("bad.json: missing field 'tensor 'encoder.word_embedding'.scales'"));
+  CHECK_THAT(int8_edited([](Json& d) {
+               d["tensors"]["encoder.word_embedding"]["scales"] = base64_of({1.0f, 2.0f});
+             }),
+             Equals("bad.json: tensor 'encoder.word_embedding' scales: expected 12 values (48 "
+                    "bytes of base64 data), got 8 bytes"));
+  std::vector<float> scales(12, 0.01f);
+  scales[4] = std::numeric_limits<float>::infinity();
+  CHECK_THAT(int8_edited([&](Json& d) {
+               d["tensors"]["encoder.word_embedding"]["scales"] = base64_of(scales);
+             }),
+             Equals("bad.json: tensor 'encoder.word_embedding' has a non-finite scale at row 4"));
+  CHECK_THAT(int8_edited([](Json& d) {
+               d["tensors"]["encoder.word_embedding"]["data"] = "base64:AAAA";
+             }),
+             Equals("bad.json: tensor 'encoder.word_embedding': expected 72 values (72 bytes of "
+                    "base64 data), got 3 bytes"));
+  CHECK_THAT(int8_edited([](Json& d) {
+               d["tensors"]["encoder.word_embedding"]["data"] = Json::array({1, 2, 3});
+             }),
+             Equals("bad.json: tensor 'encoder.word_embedding': an int8 tensor needs "
+                    "\"base64:...\" strings for scales and data"));
+  CHECK_THAT(int8_edited([](Json& d) {
+               d["tensors"]["heads.upos.bias"]["scales"] = base64_of({1.0f});
+             }),
+             Equals("bad.json: tensor 'heads.upos.bias': only an int8 tensor has 'scales'"));
 }
 
 TEST_CASE("model file error: non-finite values", "[model_file]") {

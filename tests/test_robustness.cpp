@@ -318,9 +318,9 @@ TEST_CASE_METHOD(CliFixture, "robustness: a model file that is not JSON", "[robu
 
 TEST_CASE_METHOD(CliFixture, "robustness: a model file from a newer version", "[robustness]") {
   Json document = tiny_model_json();
-  document["version"] = 2;
+  document["version"] = 3;
   check_one_line_error(tag_with_model(dir.write("new.json", document.dump())), 1,
-                       "new.json: model file version 2 is newer than this sawtag supports (1): "
+                       "new.json: model file version 3 is newer than this sawtag supports (2): "
                        "upgrade sawtag");
 }
 

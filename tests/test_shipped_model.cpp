@@ -41,10 +41,10 @@ TEST_CASE("The shipped model tags 'I saw a saw' right", "[shipped]") {
   CHECK(result.words[3].xpos == "NN");
 }
 
-// A regression guard at the shipped model's measured level (dev UPOS 94.61, see
+// A regression guard just under the shipped model's measured level (dev UPOS 94.95, see
 // models/MODEL_CARD.md). The training issue's target is 95.0: raise kMinimumDevUpos to it when a
 // model that reaches it is shipped.
-constexpr double kMinimumDevUpos = 94.4;
+constexpr double kMinimumDevUpos = 94.8;
 
 TEST_CASE("The shipped model keeps its UPOS accuracy on EWT dev", "[shipped]") {
   const std::string dev_path = ewt_directory() + "/en_ewt-ud-dev.conllu";

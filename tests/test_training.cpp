@@ -2,7 +2,10 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <iomanip>
 #include <sstream>
 
 #include "sawtag/evaluation.hpp"
@@ -116,6 +119,58 @@ TEST_CASE("Resuming (--resume) after a stop gives the same model as an uninterru
   const std::string resumed = serialize_model(train_model(treebank, treebank, options));
   CHECK(resumed == uninterrupted);
   std::remove(checkpoint.c_str());
+}
+
+TEST_CASE("Pre-trained vectors: copied as they are, extra words frozen", "[training]") {
+  // Four vectors of 16: "saw" and "wood" are treebank words (seen at least twice), "zebra" is
+  // not, and fastText's "</s>" is skipped.
+  const std::vector<std::string> words = {"saw", "</s>", "zebra", "wood"};
+  const auto value = [](std::size_t word, std::size_t k) {
+    return 0.5f * std::sin(static_cast<float>(7 * word + k + 1));
+  };
+  const std::string path = temporary_path("vectors.vec");
+  {
+    std::ofstream out(path);
+    out << std::setprecision(9) << words.size() << " 16\n";
+    for (std::size_t w = 0; w < words.size(); ++w) {
+      out << words[w];
+      for (std::size_t k = 0; k < 16; ++k) out << ' ' << value(w, k);
+      out << '\n';
+    }
+  }
+  const auto treebank = tiny_treebank();
+  TrainOptions options = tiny_options();
+  options.min_word_count = 2;
+  options.pretrained_embeddings = path;
+  options.epochs = 3;
+  const Model initial = initial_model(treebank, options);
+  const int trainable = std::stoi(initial.training.fields.at("trainable_word_rows"));
+  CHECK(initial.words.find("saw") < trainable);
+  CHECK(initial.words.find("wood") < trainable);
+  CHECK(initial.words.find("zebra") == trainable);
+  CHECK(initial.words.find("</s>") < 0);
+  CHECK(initial.words.size() == trainable + 1);
+
+  const auto row = [](const Model& model, const std::string& word) {
+    const TensorData& table = model.parameters.encoder.word_embedding.data;
+    const auto begin = table.begin() + model.words.find(word) * model.config.word_dim;
+    return std::vector<float>(begin, begin + model.config.word_dim);
+  };
+  for (std::size_t w : {0, 2, 3}) {
+    INFO(words[w]);
+    const std::vector<float> copied = row(initial, words[w]);
+    for (std::size_t k = 0; k < 16; ++k) CHECK(copied[k] == value(w, k));
+  }
+  // The random rows are on the vectors' scale (their standard deviation, about 0.35).
+  double squares = 0.0;
+  const std::vector<float> unknown = row(initial, "<unk>");
+  for (float x : unknown) squares += static_cast<double>(x) * x;
+  CHECK(std::sqrt(squares / 16) > 0.1);
+
+  const Model trained = train_model(treebank, treebank, options);
+  CHECK(row(trained, "zebra") == row(initial, "zebra"));
+  CHECK(row(trained, "saw") != row(initial, "saw"));
+  std::remove(path.c_str());
 }
 
 TEST_CASE("Training refuses an empty treebank", "[training]") {

@@ -16,7 +16,7 @@ namespace sawtag {
 
 // "sawtag-model" files of this version are written; older ones are upgraded on load.
 inline constexpr const char* kModelFormat = "sawtag-model";
-inline constexpr int kModelVersion = 1;
+inline constexpr int kModelVersion = 2;  // 2 added dtype "int8"
 
 // Reserved entries at the start of the vocabularies.
 inline constexpr int kUnknownWord = 0;  // words[0] == "<unk>"
@@ -61,7 +61,10 @@ enum class TensorEncoding {
   json_array,  // plain JSON numbers: readable, easy to produce from any framework
   // base64 of little-endian IEEE binary16 (dtype "float16"): half the size of base64, about
   // three significant digits; loaded back into float32.
-  base64_float16
+  base64_float16,
+  // base64_float16, except the word embedding (most of a model's weights), which is stored as
+  // one signed byte a value with a float32 scale per row (dtype "int8"): a quarter of float32.
+  base64_float16_int8_words
 };
 
 // Loads and fully validates a model file. Throws InputError when the file cannot be read and

@@ -16,8 +16,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
@@ -46,6 +48,7 @@ constexpr int kMaxJsonDepth = 64;  // the format needs 5 levels; deeper is not a
 constexpr std::string_view kBase64Prefix = "base64:";
 constexpr std::string_view kFloat32 = "float32";
 constexpr std::string_view kFloat16 = "float16";
+constexpr std::string_view kInt8 = "int8";
 constexpr std::size_t kMaxQuoted = 80;  // longest piece of the file quoted in a message
 
 // The one list of config fields, used by both the reader and the writer. The four vocabulary
@@ -80,7 +83,8 @@ bool is_little_endian() {
   return first == 1;
 }
 
-void swap_bytes(TensorData& values) {
+template <class Floats>
+void swap_bytes(Floats& values) {
   for (float& value : values) {
     unsigned char bytes[sizeof(float)];
     std::memcpy(bytes, &value, sizeof(float));
@@ -270,9 +274,9 @@ class ModelReader {
   }
 
   // Brings a document of an older version up to kModelVersion, in place and in this one
-  // function, so that everything after it reads the current version only. There are no older
-  // versions yet. Version N + 1 adds one step, and a file passes through every later step:
-  //   if (version == 1) { /* rename a field, add a default, split a tensor */ version = 2; }
+  // function, so that everything after it reads the current version only. Version N + 1 adds
+  // one step, and a file passes through every later step:
+  //   if (version == 2) { /* rename a field, add a default, split a tensor */ version = 3; }
   void upgrade(Json& document) const {
     const int actual_version = read_int(member(document, "version", ""), "version");
     if (actual_version > kModelVersion) {
@@ -288,6 +292,7 @@ class ModelReader {
     }
     int version = actual_version;
     // (the steps go here, oldest first)
+    if (version == 1) version = 2;  // 2 only added dtype "int8": a version 1 file reads as is
     if (version != kModelVersion) {
       fail("internal error: no upgrade from version " + std::to_string(version));
     }
@@ -521,22 +526,39 @@ class ModelReader {
              " (not part of a model with this config)");
       }
     }
-    for_each_parameter(
-        model.parameters, model.config,
-        [&](const std::string& name, Tensor& tensor, const Shape& expected_shape) {
-          const auto found = section.find(name);
-          if (found == section.end()) {
-            fail("missing tensor '" + name + "' of shape " + to_string(expected_shape));
-          }
-          read_tensor(*found, name, expected_shape, tensor);
-        });
+    // The word embedding, most of a model's bytes, is decoded on a second thread while the
+    // others are decoded on this one. Errors are reported in file order all the same: the word
+    // embedding's first.
+    std::future<void> word_embedding;
+    std::exception_ptr later_error;
+    try {
+      for_each_parameter(
+          model.parameters, model.config,
+          [&](const std::string& name, Tensor& tensor, const Shape& expected_shape) {
+            const auto found = section.find(name);
+            if (found == section.end()) {
+              fail("missing tensor '" + name + "' of shape " + to_string(expected_shape));
+            }
+            if (&tensor == &model.parameters.encoder.word_embedding) {
+              word_embedding = std::async(std::launch::async, [=, &tensor, this] {
+                read_tensor(*found, name, expected_shape, tensor);
+              });
+            } else {
+              read_tensor(*found, name, expected_shape, tensor);
+            }
+          });
+    } catch (const ModelError&) {
+      later_error = std::current_exception();
+    }
+    if (word_embedding.valid()) word_embedding.get();
+    if (later_error) std::rethrow_exception(later_error);
   }
 
   void read_tensor(const Json& entry, const std::string& name, const Shape& expected_shape,
                    Tensor& tensor) const {
     const std::string path = "tensor '" + name + "'";
     require_type(entry, Json::value_t::object, path);
-    check_known_fields(entry, path, {"shape", "dtype", "data"});
+    check_known_fields(entry, path, {"shape", "dtype", "data", "scales"});
 
     const Json& shape = member(entry, "shape", path);
     require_type(shape, Json::value_t::array, path + " shape");
@@ -553,18 +575,28 @@ class ModelReader {
     }
 
     const Json& dtype = member(entry, "dtype", path);
-    const bool is_float16 = dtype.is_string() && dtype.get_ref<const std::string&>() == kFloat16;
-    if (!dtype.is_string() || (dtype.get_ref<const std::string&>() != kFloat32 && !is_float16)) {
-      fail(path + ": expected dtype \"" + std::string(kFloat32) + "\" or \"" +
-           std::string(kFloat16) + "\", got " + quote(dtype.dump()));
+    const std::string_view type =
+        dtype.is_string() ? std::string_view(dtype.get_ref<const std::string&>()) : "";
+    if (type != kFloat32 && type != kFloat16 && type != kInt8) {
+      fail(path + ": expected dtype \"" + std::string(kFloat32) + "\", \"" +
+           std::string(kFloat16) + "\" or \"" + std::string(kInt8) + "\", got " +
+           quote(dtype.dump()));
     }
 
     const std::int64_t expected_count = element_count(expected_shape);
     const Json& data = member(entry, "data", path);
     tensor.shape = expected_shape;
-    if (data.is_string()) {
-      read_base64_data(data.get_ref<const std::string&>(), path, expected_count, is_float16,
-                       tensor);
+    if (type != kInt8 && entry.contains("scales")) {
+      fail(path + ": only an int8 tensor has 'scales'");
+    }
+    if (type == kInt8) {
+      read_int8_rows(entry, path, tensor);
+    } else if (data.is_string()) {
+      read_base64_data(data.get_ref<const std::string&>(), path, expected_count,
+                       type == kFloat16 ? sizeof(std::uint16_t) : sizeof(float),
+                       reinterpret_cast<unsigned char*>(allocate(tensor, type == kFloat16)));
+      if (type == kFloat16) widen_float16(tensor);
+      if (!is_little_endian() && type == kFloat32) swap_bytes(tensor.data);
     } else if (data.is_array()) {
       read_array_data(data, path, expected_count, tensor);
     } else {
@@ -578,8 +610,66 @@ class ModelReader {
     }
   }
 
+  // Sizes `tensor` for its shape and returns where its raw values are to be decoded: the start
+  // of the buffer for float32, its back half for float16 (widened in place afterwards).
+  static void* allocate(Tensor& tensor, bool is_float16) {
+    tensor.data.resize(static_cast<std::size_t>(element_count(tensor.shape)));
+    auto* halves = reinterpret_cast<std::uint16_t*>(tensor.data.data());
+    return is_float16 ? static_cast<void*>(halves + tensor.data.size()) : tensor.data.data();
+  }
+
+  // The halves sit in the back half of the float buffer and are widened front to back: each
+  // block of halves is read before the floats it becomes are written, and those never reach
+  // the halves not yet read.
+  static void widen_float16(Tensor& tensor) {
+    const std::size_t count = tensor.data.size();
+    auto* halves = reinterpret_cast<std::uint16_t*>(tensor.data.data()) + count;
+    if (!is_little_endian()) {
+      for (std::size_t i = 0; i < count; ++i) {
+        halves[i] = static_cast<std::uint16_t>(halves[i] << 8 | halves[i] >> 8);
+      }
+    }
+    float16::to_float(halves, count, tensor.data.data());
+  }
+
+  // dtype "int8": value (r, c) = scales[r] * data[r * columns + c], where data holds one signed
+  // byte a value and scales one little-endian float32 a row (rows = the first dimension).
+  void read_int8_rows(const Json& entry, const std::string& path, Tensor& tensor) const {
+    const Json& scales_text = member(entry, "scales", path);
+    const Json& data = member(entry, "data", path);
+    if (!scales_text.is_string() || !data.is_string()) {
+      fail(path + ": an int8 tensor needs \"base64:...\" strings for scales and data");
+    }
+    const std::size_t count = static_cast<std::size_t>(element_count(tensor.shape));
+    const std::size_t rows = static_cast<std::size_t>(tensor.shape.empty() ? 1 : tensor.shape[0]);
+    const std::size_t columns = rows == 0 ? 0 : count / rows;
+    std::vector<float> scales(rows);
+    read_base64_data(scales_text.get_ref<const std::string&>(), path + " scales",
+                     static_cast<std::int64_t>(rows), sizeof(float),
+                     reinterpret_cast<unsigned char*>(scales.data()));
+    if (!is_little_endian()) swap_bytes(scales);
+    const std::size_t bad = first_non_finite(scales.data(), scales.size());
+    if (bad < scales.size()) {
+      fail(path + " has a non-finite scale at row " + std::to_string(bad));
+    }
+    // The bytes are decoded into the last quarter of the float buffer and widened row by row:
+    // row r's floats end where row r + 1's bytes begin at the latest.
+    tensor.data.resize(count);
+    auto* bytes = reinterpret_cast<unsigned char*>(tensor.data.data()) + 3 * count;
+    read_base64_data(data.get_ref<const std::string&>(), path, static_cast<std::int64_t>(count),
+                     1, bytes);
+    std::vector<std::int8_t> row(columns);
+    for (std::size_t r = 0; r < rows; ++r) {
+      std::memcpy(row.data(), bytes + r * columns, columns);
+      float* out = tensor.data.data() + r * columns;
+      for (std::size_t c = 0; c < columns; ++c) out[c] = scales[r] * static_cast<float>(row[c]);
+    }
+  }
+
+  // Decodes a "base64:..." string of `expected_count` values of `value_bytes` each into `out`.
   void read_base64_data(const std::string& text, const std::string& path,
-                        std::int64_t expected_count, bool is_float16, Tensor& tensor) const {
+                        std::int64_t expected_count, std::size_t value_bytes,
+                        unsigned char* out) const {
     if (text.compare(0, kBase64Prefix.size(), kBase64Prefix) != 0) {
       fail(path + ": data string must start with \"base64:\", got " + quote(text));
     }
@@ -589,35 +679,17 @@ class ModelReader {
       fail(path + ": base64 data of length " + std::to_string(encoded.size()) +
            " is malformed: the length must be a multiple of 4, with at most two '=' at the end");
     }
-    const std::size_t value_bytes = is_float16 ? sizeof(std::uint16_t) : sizeof(float);
     const std::size_t expected_bytes = static_cast<std::size_t>(expected_count) * value_bytes;
     if (*actual_bytes != expected_bytes) {
       fail(path + ": expected " + std::to_string(expected_count) + " values (" +
            std::to_string(expected_bytes) + " bytes of base64 data), got " +
            std::to_string(*actual_bytes) + " bytes");
     }
-    tensor.data.resize(static_cast<std::size_t>(expected_count));
-    // Halves are decoded into the back half of the float buffer, then widened front to back:
-    // each block of halves is read before the floats it becomes are written, and those never
-    // reach the halves not yet read.
-    const std::size_t count = tensor.data.size();
-    auto* halves = reinterpret_cast<std::uint16_t*>(tensor.data.data()) + (is_float16 ? count : 0);
-    unsigned char* bytes = reinterpret_cast<unsigned char*>(halves);
-    const std::size_t bad = base64::decode(encoded, bytes);
+    const std::size_t bad = base64::decode(encoded, out);
     if (bad != std::string_view::npos) {
       fail(path + ": invalid base64 character " + quote(encoded.substr(bad, 1)) + " at position " +
            std::to_string(bad) + " of its data");
     }
-    if (!is_little_endian()) {
-      if (is_float16) {
-        for (std::size_t i = 0; i < count; ++i) {
-          halves[i] = static_cast<std::uint16_t>(halves[i] << 8 | halves[i] >> 8);
-        }
-      } else {
-        swap_bytes(tensor.data);
-      }
-    }
-    if (is_float16) float16::to_float(halves, count, tensor.data.data());
   }
 
   void read_array_data(const Json& data, const std::string& path, std::int64_t expected_count,
@@ -651,6 +723,37 @@ void append_float(float value, std::string& out) {
   if (value == 0.0f && std::signbit(value)) out += ".0";  // "-0" would read back as integer 0
 }
 
+void append_base64(const void* bytes, std::size_t size, std::string& out) {
+  out += '"';
+  out += kBase64Prefix;
+  base64::encode_append(bytes, size, out);
+  out += '"';
+}
+
+// `"scales": ..., "data": ...` of dtype "int8": each row scaled so that its largest magnitude
+// becomes 127, rounded to the nearest integer. A value is off by at most half its row's scale.
+void append_int8_rows(const Tensor& tensor, std::string& out) {
+  const std::size_t rows = static_cast<std::size_t>(tensor.shape.empty() ? 1 : tensor.shape[0]);
+  const std::size_t columns = rows == 0 ? 0 : tensor.data.size() / rows;
+  std::vector<float> scales(rows);
+  std::vector<std::int8_t> values(tensor.data.size());
+  for (std::size_t r = 0; r < rows; ++r) {
+    const float* row = tensor.data.data() + r * columns;
+    float largest = 0.0f;
+    for (std::size_t c = 0; c < columns; ++c) largest = std::max(largest, std::fabs(row[c]));
+    scales[r] = static_cast<float>(largest / 127.0);
+    for (std::size_t c = 0; c < columns && largest > 0.0f; ++c) {
+      const long rounded = std::lround(static_cast<double>(row[c]) / scales[r]);
+      values[r * columns + c] = static_cast<std::int8_t>(std::clamp(rounded, -127L, 127L));
+    }
+  }
+  if (!is_little_endian()) swap_bytes(scales);
+  out += "\"scales\": ";
+  append_base64(scales.data(), scales.size() * sizeof(float), out);
+  out += ", \"data\": ";
+  append_base64(values.data(), values.size(), out);
+}
+
 void append_tensor_data(const Tensor& tensor, TensorEncoding encoding, std::string& out) {
   if (encoding == TensorEncoding::base64_float16) {
     std::vector<unsigned char> bytes(tensor.data.size() * 2);
@@ -659,23 +762,17 @@ void append_tensor_data(const Tensor& tensor, TensorEncoding encoding, std::stri
       bytes[2 * i] = static_cast<unsigned char>(half & 0xFFu);
       bytes[2 * i + 1] = static_cast<unsigned char>(half >> 8);
     }
-    out += '"';
-    out += kBase64Prefix;
-    base64::encode_append(bytes.data(), bytes.size(), out);
-    out += '"';
+    append_base64(bytes.data(), bytes.size(), out);
     return;
   }
   if (encoding == TensorEncoding::base64) {
-    out += '"';
-    out += kBase64Prefix;
     if (is_little_endian()) {
-      base64::encode_append(tensor.data.data(), tensor.data.size() * sizeof(float), out);
+      append_base64(tensor.data.data(), tensor.data.size() * sizeof(float), out);
     } else {
       TensorData swapped = tensor.data;
       swap_bytes(swapped);
-      base64::encode_append(swapped.data(), swapped.size() * sizeof(float), out);
+      append_base64(swapped.data(), swapped.size() * sizeof(float), out);
     }
-    out += '"';
     return;
   }
   out += '[';
@@ -835,10 +932,25 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
                        out += name;  // our own names: nothing to escape
                        out += "\": {\"shape\": ";
                        out += OrderedJson(tensor.shape).dump();
+                       // The word embedding is most of a model: it alone may be int8.
+                       const bool as_int8 =
+                           encoding == TensorEncoding::base64_float16_int8_words &&
+                           &tensor == &model.parameters.encoder.word_embedding;
+                       const TensorEncoding values =
+                           encoding == TensorEncoding::base64_float16_int8_words
+                               ? TensorEncoding::base64_float16
+                               : encoding;
                        out += ", \"dtype\": \"";
-                       out += encoding == TensorEncoding::base64_float16 ? kFloat16 : kFloat32;
-                       out += "\", \"data\": ";
-                       append_tensor_data(tensor, encoding, out);
+                       out += as_int8 ? kInt8
+                              : values == TensorEncoding::base64_float16 ? kFloat16
+                                                                         : kFloat32;
+                       out += "\", ";
+                       if (as_int8) {
+                         append_int8_rows(tensor, out);
+                       } else {
+                         out += "\"data\": ";
+                         append_tensor_data(tensor, values, out);
+                       }
                        out += '}';
                      });
   out += "\n }\n}\n";

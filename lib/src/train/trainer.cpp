@@ -105,8 +105,11 @@ Vocabulary extend_vocabulary(const Vocabulary& words, const std::vector<std::str
   return Vocabulary(std::move(items), "words");
 }
 
-// Copies each pre-trained vector into its word's row, scaled by one factor for all so that
-// their standard deviation matches the randomly initialised rows'.
+// Copies each pre-trained vector into its word's row as it is, after scaling the randomly
+// initialised table so that its standard deviation matches the vectors': all rows on one
+// scale. (Shrinking the vectors to the random rows' scale instead, as sawtag first did, makes
+// AdamW's steps relatively larger and moves the fine-tuned rows away from the frozen rows'
+// geometry: with the EWT recipe, dev UPOS / XPOS 94.80 / 94.16 against 94.95 / 94.23.)
 void copy_vectors(const train::PretrainedVectors& vectors, Model& model) {
   TensorData& table = model.parameters.encoder.word_embedding.data;
   const auto standard_deviation = [](const auto& values) {
@@ -119,14 +122,14 @@ void copy_vectors(const train::PretrainedVectors& vectors, Model& model) {
     return std::sqrt(std::max(1e-12, squares / static_cast<double>(values.size()) - mean * mean));
   };
   const float factor =
-      static_cast<float>(standard_deviation(table) / standard_deviation(vectors.values));
+      static_cast<float>(standard_deviation(vectors.values) / standard_deviation(table));
+  for (float& value : table) value *= factor;
   const std::size_t dim = static_cast<std::size_t>(vectors.dim);
   for (std::size_t i = 0; i < vectors.words.size(); ++i) {
     const int row = model.words.find(vectors.words[i]);
     if (row < 0) continue;
-    for (std::size_t k = 0; k < dim; ++k) {
-      table[static_cast<std::size_t>(row) * dim + k] = factor * vectors.values[i * dim + k];
-    }
+    std::copy_n(vectors.values.begin() + static_cast<std::ptrdiff_t>(i * dim), dim,
+                table.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(row) * dim));
   }
 }
 
