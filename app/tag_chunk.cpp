@@ -145,6 +145,7 @@ class ChunkProcessor {
 
   // Tags the parts waiting, formats them and frees them.
   void flush() {
+    if (parts_.empty()) return;
     std::vector<std::vector<std::string>> forms;
     for (const Part& part : parts_) {
       for (const Sentence& sentence : part.sentences) forms.push_back(forms_of(sentence));

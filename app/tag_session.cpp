@@ -26,8 +26,8 @@ bool is_full(const Paragraph& paragraph) {
 constexpr std::size_t kChunkBytes = std::size_t{16} << 10;
 
 // The read-ahead stops at two chunks per thread, or this many input bytes per thread, whichever
-// comes first: a chunk's bytes, its output and (in parts) its tokens are held until it is
-// written, and a 100,000-word line is one chunk of about 600 KB.
+// comes first: a chunk's input is held until it is tagged and its output until it is written.
+// A 100,000-word line is one chunk of about 600 KB, so two threads still tag two such lines.
 constexpr std::size_t kPendingBytesPerThread = std::size_t{1} << 20;
 
 std::shared_future<SentenceCounts> counts_of(SentenceCounts counts) {

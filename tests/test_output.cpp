@@ -112,6 +112,48 @@ TEST_CASE("tsv: aligned columns, one row per line", "[output]") {
         "0.980 0.951 0.960 0.850\n");
 }
 
+TEST_CASE("text and tsv: a line's words in several calls make the same line", "[output]") {
+  const Example example;
+  for (const OutputFormat format : {OutputFormat::text, OutputFormat::tsv}) {
+    const OutputOptions options = options_for(format, TagColumns::both, true);
+    const std::string whole =
+        write(options, {{example.tagged(), example.tagged(), example.tagged()}, {}});
+    std::ostringstream out;
+    auto writer = sawtag::make_output_writer(out, options);
+    writer->continue_line({example.tagged()});
+    writer->continue_line({});
+    writer->continue_line({example.tagged()});
+    CHECK(out.str().empty());  // nothing until the line ends
+    writer->write_line({example.tagged()});
+    writer->write_line({});
+    CHECK(out.str() == whole);
+  }
+}
+
+TEST_CASE("json: a writer that continues a document begins with a comma", "[output]") {
+  const Example example;
+  const OutputOptions options = options_for(OutputFormat::json);
+  const std::string whole = write(options, {{example.tagged()}, {example.tagged()}});
+  // Two writers, one per part, joined: the second was told of the first's sentence.
+  std::ostringstream first_part;
+  auto first = sawtag::make_output_writer(first_part, options);
+  first->continue_after(0);
+  first->write_line({example.tagged()});
+  std::ostringstream second_part;
+  auto second = sawtag::make_output_writer(second_part, options);
+  second->continue_after(1);
+  second->write_line({example.tagged()});
+  second->finish();
+  CHECK(second_part.str().rfind(",\n{", 0) == 0);
+  CHECK(first_part.str() + second_part.str() == whole);
+  // A writer that only ends a document of other writers' sentences.
+  std::ostringstream end;
+  auto closing = sawtag::make_output_writer(end, options);
+  closing->continue_after(2);
+  closing->finish();
+  CHECK(end.str() == "\n]\n");
+}
+
 TEST_CASE("json: one array, streamed, parses", "[output]") {
   Example example;
   example.sentence.comments = {"# sent_id = 7", "# text = I saw a saw"};

@@ -52,10 +52,11 @@ class Tokenizer {
   // Tokenizes a long text a part at a time, so that memory stays bounded by the part, not the
   // text: the sentences of `text` from byte `begin` (0 or the `end` of the part before) up to
   // about `max_bytes` further, where a sentence ends. Calling it from begin 0 until `end` is
-  // text.size() gives the same sentences as tokenize(text), except where `max_bytes` bytes from
-  // `begin` on hold no sentence start: then the part ends at the first ASCII whitespace after
-  // `max_bytes` and the sentence there is cut in two ("# text" and all). A text of at most
-  // `max_bytes` is one part: tokenize(text)'s sentences.
+  // text.size() gives the same sentences as tokenize(text), except where the `max_bytes` bytes
+  // from `begin` on hold no sentence start after the first that a part may begin with (one after
+  // whitespace, not a ")" or "AM"/"PM", which the splitter decides from the token before them):
+  // then the part ends at the first ASCII whitespace after `max_bytes` and the sentence there is
+  // cut in two ("# text" and all). A text of at most `max_bytes` is one part: tokenize(text)'s.
   TokenizedPart tokenize_part(std::string_view text, std::size_t begin,
                               std::size_t max_bytes) const;
 
