@@ -67,8 +67,11 @@ void write_parameters(std::ostream& out, const Model& model, bool each_tensor) {
                      [&](const std::string& name, const Tensor& tensor, const Shape& shape) {
                        const std::int64_t count = element_count(shape);
                        if (each_tensor) {
-                         out << "  " << name << " " << to_string(tensor.shape) << " " << count
-                             << "\n";
+                         // The loader checked every shape; a kept int8 table has no Tensor.
+                         const bool int8 = model.word_embedding_int8 &&
+                                           &tensor == &model.parameters.encoder.word_embedding;
+                         out << "  " << name << " " << to_string(shape) << " " << count
+                             << (int8 ? " int8" : "") << "\n";
                          return;
                        }
                        const std::string group = parameter_group(name);
@@ -82,7 +85,7 @@ void write_parameters(std::ostream& out, const Model& model, bool each_tensor) {
 
 void run_info_command(const InfoCommandOptions& options) {
   const std::string path = locate_model(options.model);
-  const Model model = load_model(path);
+  const Model model = load_model(path, Int8WordTable::keep);  // only shapes are shown
   OutputFile output("-");
   std::ostream& out = output.stream();
   out << "model: " << path << "\n";

@@ -72,7 +72,7 @@ std::string locate_model(const std::string& model_option) {
 }
 
 std::shared_ptr<const Model> load_located_model(const std::string& model_option) {
-  return std::make_shared<const Model>(load_model(locate_model(model_option)));
+  return std::make_shared<const Model>(load_model(locate_model(model_option), Int8WordTable::keep));
 }
 
 }  // namespace sawtag::cli

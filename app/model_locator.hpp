@@ -14,7 +14,7 @@ namespace sawtag::cli {
 // message lists the places tried and how to fix it).
 std::string locate_model(const std::string& model_option);
 
-// locate_model + load_model.
+// locate_model + load_model, for tagging: an int8 word embedding is kept as it is stored.
 std::shared_ptr<const Model> load_located_model(const std::string& model_option);
 
 }  // namespace sawtag::cli

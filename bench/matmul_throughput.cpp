@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
   const double float32 = packed_gflops(infer::Precision::float32, linear, x);
   const double fastest = packed_gflops(infer::Precision::bfloat16, linear, x);
 
-  const Model model = load_model(argv[1]);
+  const Model model = load_model(argv[1], Int8WordTable::keep);  // for its config
   std::printf("eigen_float32_gflops %.1f\n", eigen);
   std::printf("sawtag_float32_gflops %.1f\n", float32);
   std::printf("sawtag_fastest_gflops %.1f\n", fastest);

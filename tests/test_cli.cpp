@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <fstream>
 #include <regex>
 
 #include "cli_fixture.hpp"
@@ -204,4 +205,33 @@ TEST_CASE_METHOD(CliFixture, "info: architecture, parameter count, tag sets", "[
   CHECK(result.out.find("2 layers, d_model 8, 2 heads") != std::string::npos);
   CHECK(result.out.find("tokenizer: 1 multi-word tokens") != std::string::npos);
   CHECK(result.out.find("corpus: random test model") != std::string::npos);
+}
+
+TEST_CASE_METHOD(CliFixture, "a model with int8 word rows tags as its float32 widening does",
+                 "[cli]") {
+  const std::string int8_model = dir.file("int8-model.json");
+  const std::string float32_model = dir.file("float32-model.json");
+  const std::string int8_text = sawtag::serialize_model(
+      sawtag::load_model(model), sawtag::TensorEncoding::base64_float16_int8_words);
+  std::ofstream(int8_model) << int8_text;
+  // The same weights with the int8 rows widened, stored as float32.
+  sawtag::save_model(sawtag::parse_model(int8_text, "memory"), float32_model);
+  const std::string input = "I saw a saw. The dog don't see it, Zq 42!\n\nA second paragraph.\n";
+  for (const std::vector<std::string>& options :
+       {std::vector<std::string>{"-f", "json", "--tags", "both", "--probs", "--top-k", "3"},
+        std::vector<std::string>{"-f", "conllu", "--probs", "--float32", "-j", "2"}}) {
+    std::vector<std::string> int8_args = {"tag", "-m", int8_model};
+    std::vector<std::string> float32_args = {"tag", "-m", float32_model};
+    int8_args.insert(int8_args.end(), options.begin(), options.end());
+    float32_args.insert(float32_args.end(), options.begin(), options.end());
+    const RunResult from_int8 = run_sawtag(int8_args, input);
+    const RunResult from_float32 = run_sawtag(float32_args, input);
+    INFO(from_int8.err);
+    REQUIRE(from_int8.exit_code == 0);
+    CHECK(!from_int8.out.empty());
+    CHECK(from_int8.out == from_float32.out);
+  }
+  const RunResult info = run_sawtag({"info", "--tensors", "-m", int8_model});
+  CHECK(info.out.find("  encoder.word_embedding [12, 6] 72 int8\n") != std::string::npos);
+  CHECK(info.out.find("  encoder.char_embedding [36, 4] 144\n") != std::string::npos);
 }

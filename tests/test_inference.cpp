@@ -241,3 +241,45 @@ TEST_CASE("odd widths: the same bits for any batch size and on any thread", "[in
   worker.join();
   REQUIRE(same_bits(threaded));
 }
+
+TEST_CASE("a model keeping its int8 word rows tags the bits of the same model widened", "[infer]") {
+  const std::string text =
+      serialize_model(testing::make_random_model(), TensorEncoding::base64_float16_int8_words);
+  const auto kept = std::make_shared<const Model>(parse_model(text, "memory", Int8WordTable::keep));
+  const auto widened = std::make_shared<const Model>(parse_model(text, "memory"));
+  REQUIRE(kept->word_embedding_int8);
+  REQUIRE(kept->parameters.encoder.word_embedding.data.empty());
+  REQUIRE_FALSE(widened->word_embedding_int8);
+  std::mt19937 rng(31);
+  std::vector<std::vector<std::string>> sentences;
+  for (int length : {1, 4, 12, 30, 64}) sentences.push_back(random_sentence(rng, length));
+  TagOptions options;
+  options.top_k = 3;
+  options.capture_attention = true;
+  for (const TagPrecision precision : {TagPrecision::float32, TagPrecision::fastest}) {
+    const std::vector<TagResult> from_kept = Tagger(kept, precision).tag_batch(sentences, options);
+    const std::vector<TagResult> from_widened =
+        Tagger(widened, precision).tag_batch(sentences, options);
+    for (std::size_t s = 0; s < sentences.size(); ++s) {
+      INFO("sentence " << s);
+      REQUIRE(from_kept[s].attention.weights == from_widened[s].attention.weights);
+      for (std::size_t i = 0; i < sentences[s].size(); ++i) {
+        const WordTags& a = from_kept[s].words[i];
+        const WordTags& b = from_widened[s].words[i];
+        REQUIRE(a.upos == b.upos);
+        REQUIRE(a.xpos == b.xpos);
+        REQUIRE(a.upos_probability == b.upos_probability);  // exact: the same input rows
+        REQUIRE(a.xpos_probability == b.xpos_probability);
+        REQUIRE(a.upos_top[2].probability == b.upos_top[2].probability);
+      }
+    }
+  }
+}
+
+TEST_CASE("a kept int8 word table of the wrong size is refused by the Tagger", "[infer]") {
+  const std::string text =
+      serialize_model(testing::make_random_model(), TensorEncoding::base64_float16_int8_words);
+  auto model = std::make_shared<Model>(parse_model(text, "memory", Int8WordTable::keep));
+  model->word_embedding_int8->scales.pop_back();
+  CHECK_THROWS_WITH(Tagger(model), "Tagger: int8 word embedding scales: expected 12, actual 11");
+}

@@ -100,14 +100,22 @@ struct TemporaryDirectory {
   }
 };
 
-// The message parse_model gives for `text`, or "" when it loads.
-std::string load_error(const std::string& text) {
+// The message parse_model gives for `text` with `word_table`, or "" when it loads.
+std::string load_error(const std::string& text, Int8WordTable word_table) {
   try {
-    parse_model(text, "bad.json");
+    parse_model(text, "bad.json", word_table);
   } catch (const ModelError& error) {
     return error.what();
   }
   return "";
+}
+
+// The message parse_model gives for `text`, or "" when it loads. Keeping an int8 word embedding
+// must change neither which files load nor the message.
+std::string load_error(const std::string& text) {
+  const std::string message = load_error(text, Int8WordTable::widen);
+  CHECK(load_error(text, Int8WordTable::keep) == message);
+  return message;
 }
 
 // A valid document in the given encoding, edited by `edit`.
@@ -208,6 +216,52 @@ TEST_CASE("model file: int8 word rows are within half a step of the saved values
   Model rest = loaded;
   rest.parameters.encoder.word_embedding = as_float16.parameters.encoder.word_embedding;
   require_same_tensors(as_float16, rest);
+}
+
+TEST_CASE("model file: an int8 word embedding kept as stored widens to the floats a load gives",
+          "[model_file]") {
+  const Model model = full_model();
+  const std::string text = serialize_model(model, TensorEncoding::base64_float16_int8_words);
+  const Model widened = parse_model(text, "memory");
+  Model kept = parse_model(text, "memory", Int8WordTable::keep);
+  CHECK_FALSE(widened.word_embedding_int8);
+  REQUIRE(kept.word_embedding_int8);
+  const QuantizedRows& table = *kept.word_embedding_int8;
+  CHECK(table.rows == 12);
+  CHECK(table.cols == 6);
+  CHECK(table.values.size() == 72);
+  CHECK(table.scales.size() == 12);
+  CHECK(kept.parameters.encoder.word_embedding.shape.empty());
+  CHECK(kept.parameters.encoder.word_embedding.data.empty());
+  std::vector<float> row(6);
+  widen_row(table, 5, row.data());
+  CHECK(std::memcmp(row.data(), widened.parameters.encoder.word_embedding.data.data() + 5 * 6,
+                    sizeof(float) * 6) == 0);
+
+  // Saved in int8, the kept table gives back the file's bytes; in the other encodings it is
+  // widened, so the file is the one the widened model gives.
+  CHECK(serialize_model(kept, TensorEncoding::base64_float16_int8_words) == text);
+  for (TensorEncoding encoding :
+       {TensorEncoding::base64, TensorEncoding::json_array, TensorEncoding::base64_float16}) {
+    CHECK(serialize_model(kept, encoding) == serialize_model(widened, encoding));
+  }
+
+  widen_word_embedding(kept);
+  CHECK_FALSE(kept.word_embedding_int8);
+  require_same_tensors(widened, kept);  // bit for bit, every tensor
+  widen_word_embedding(kept);           // nothing left to widen
+  require_same_tensors(widened, kept);
+}
+
+TEST_CASE("model file: float32 and float16 word embeddings load as float32 either way",
+          "[model_file]") {
+  const Model model = full_model();
+  for (TensorEncoding encoding : {TensorEncoding::base64, TensorEncoding::base64_float16}) {
+    const std::string text = serialize_model(model, encoding);
+    const Model kept = parse_model(text, "memory", Int8WordTable::keep);
+    CHECK_FALSE(kept.word_embedding_int8);
+    require_same_tensors(parse_model(text, "memory"), kept);
+  }
 }
 
 TEST_CASE("model file: saving replaces an existing file", "[model_file]") {
@@ -442,6 +496,54 @@ TEST_CASE("model file error: int8 tensors without their scales, or with the wron
                d["tensors"]["heads.upos.bias"]["scales"] = base64_of({1.0f});
              }),
              Equals("bad.json: tensor 'heads.upos.bias': only an int8 tensor has 'scales'"));
+}
+
+TEST_CASE("model file error: an int8 value that widens to Inf", "[model_file]") {
+  // Scale 1e37 is finite, and so is 1e37 * 1, but 1e37 * 100 is not a float.
+  std::vector<float> scales(12, 0.01f);
+  scales[4] = 1e37f;
+  std::vector<std::int8_t> values(72, 1);
+  values[4 * 6 + 2] = 100;
+  std::string data = "base64:";
+  base64::encode_append(values.data(), values.size(), data);
+  CHECK_THAT(load_error(edited(
+                 [&](Json& d) {
+                   d["tensors"]["encoder.word_embedding"]["scales"] = base64_of(scales);
+                   d["tensors"]["encoder.word_embedding"]["data"] = data;
+                 },
+                 TensorEncoding::base64_float16_int8_words)),
+             Equals("bad.json: tensor 'encoder.word_embedding' has a non-finite value (Inf) at "
+                    "index 26"));
+}
+
+TEST_CASE("model file error: saving a kept int8 word embedding that does not fit", "[model_file]") {
+  const std::string text = serialize_model(full_model(), TensorEncoding::base64_float16_int8_words);
+  const auto save_error = [&](const std::function<void(Model&)>& edit) -> std::string {
+    Model kept = parse_model(text, "memory", Int8WordTable::keep);
+    edit(kept);
+    try {
+      serialize_model(kept);
+    } catch (const ModelError& error) {
+      return error.what();
+    }
+    return "";
+  };
+  CHECK_THAT(save_error([](Model& m) { m.word_embedding_int8->scales.pop_back(); }),
+             Equals("cannot save the model: int8 tensor 'encoder.word_embedding': expected shape "
+                    "[12, 6], got [12, 6] with 72 values and 11 scales"));
+  CHECK_THAT(save_error([](Model& m) { m.word_embedding_int8->cols = 5; }),
+             Equals("cannot save the model: int8 tensor 'encoder.word_embedding': expected shape "
+                    "[12, 6], got [12, 5] with 72 values and 12 scales"));
+  CHECK_THAT(save_error([](Model& m) {
+               m.word_embedding_int8->scales[3] = std::numeric_limits<float>::quiet_NaN();
+             }),
+             Equals("cannot save the model: int8 tensor 'encoder.word_embedding' has a "
+                    "non-finite scale at row 3"));
+  CHECK_THAT(save_error([](Model& m) {
+               m.parameters.encoder.word_embedding = full_model().parameters.encoder.word_embedding;
+             }),
+             Equals("cannot save the model: int8 tensor 'encoder.word_embedding' is also held as "
+                    "float32: keep one of the two"));
 }
 
 TEST_CASE("model file error: non-finite values", "[model_file]") {

@@ -313,6 +313,24 @@ TEST_CASE("self-tests are checked when a Tagger is built", "[nn]") {
   CHECK_THROWS_AS(Tagger(std::make_shared<const Model>(model)), ModelError);
 }
 
+TEST_CASE("the training forward pass reads a kept int8 word table only once widened", "[nn]") {
+  const std::string text = serialize_model(testing::make_random_model(deeper_config(), 4),
+                                           TensorEncoding::base64_float16_int8_words);
+  const Model widened = parse_model(text, "memory");
+  Model kept = parse_model(text, "memory", Int8WordTable::keep);
+  // Not widened: the empty float table is refused, never read out of bounds.
+  CHECK_THROWS_WITH(
+      nn::network_forward(kept.parameters, kept.config, features_of(kept, kSentence), {}, nullptr),
+      Catch::Matchers::StartsWith("embedding: word id"));
+  widen_word_embedding(kept);
+  const nn::NetworkOutput expected = nn::network_forward(
+      widened.parameters, widened.config, features_of(widened, kSentence), {}, nullptr);
+  const nn::NetworkOutput actual =
+      nn::network_forward(kept.parameters, kept.config, features_of(kept, kSentence), {}, nullptr);
+  CHECK(actual.upos_logits == expected.upos_logits);  // bit for bit
+  CHECK(actual.xpos_logits == expected.xpos_logits);
+}
+
 TEST_CASE("a Tagger refuses weights of the wrong shape, naming the tensor", "[nn]") {
   Model model = testing::make_random_model();
   model.parameters.encoder.layers[1].attention.key.weight = Tensor(Shape{8, 7});

@@ -1,10 +1,12 @@
-// The shipped English model: it loads, passes its self-tests, tags the README's example, and
-// keeps its accuracy on UD English EWT dev (when ../shared/data is there).
+// The shipped English model: it loads, passes its self-tests, tags the README's example, keeps
+// its accuracy on UD English EWT dev (when ../shared/data is there), and tags the same with its
+// int8 word rows kept as the CLI keeps them or widened to float32.
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "sawtag/conllu.hpp"
 #include "sawtag/evaluation.hpp"
@@ -22,10 +24,20 @@ std::string ewt_directory() {
   return std::string(SAWTAG_SOURCE_DIR) + "/../shared/data/ud-english-ewt";
 }
 
+// Loaded as the CLI loads it: the int8 word embedding kept as it is stored.
 std::shared_ptr<const Tagger> shipped_tagger() {
-  static const auto tagger =
-      std::make_shared<const Tagger>(std::make_shared<const Model>(load_model(kModelPath)));
+  static const auto tagger = std::make_shared<const Tagger>(
+      std::make_shared<const Model>(load_model(kModelPath, Int8WordTable::keep)));
   return tagger;
+}
+
+std::vector<Sentence> read_treebank(const std::string& path) {
+  std::ifstream in(path);
+  ConlluReader reader(in, path);
+  std::vector<Sentence> sentences;
+  Sentence sentence;
+  while (reader.next(sentence)) sentences.push_back(sentence);
+  return sentences;
 }
 
 }  // namespace
@@ -53,14 +65,46 @@ TEST_CASE("The shipped model keeps its UPOS accuracy on EWT dev", "[shipped]") {
     WARN("skipped: " << dev_path << " not found (set SAWTAG_UD_DIR to the UD English EWT folder)");
     return;
   }
-  ConlluReader reader(in, dev_path);
-  std::vector<Sentence> dev;
-  Sentence sentence;
-  while (reader.next(sentence)) dev.push_back(sentence);
+  const std::vector<Sentence> dev = read_treebank(dev_path);
   REQUIRE(dev.size() > 2000);
   const Evaluation evaluation = evaluate(*shipped_tagger(), dev, 2);
   INFO("dev UPOS " << evaluation.upos.accuracy() << ", XPOS " << evaluation.xpos.accuracy());
   CHECK(evaluation.upos.accuracy() >= kMinimumDevUpos);
+}
+
+TEST_CASE("The shipped model tags the same bits with its word rows kept as int8 or widened",
+          "[shipped]") {
+  // The shipped file stores the word embedding as int8.
+  REQUIRE(shipped_tagger()->model().word_embedding_int8);
+  const auto widened = std::make_shared<const Model>(load_model(kModelPath));
+  const std::string dev_path = ewt_directory() + "/en_ewt-ud-dev.conllu";
+  std::vector<std::vector<std::string>> sentences;
+  if (std::ifstream(dev_path)) {
+    for (const Sentence& sentence : read_treebank(dev_path)) {
+      std::vector<std::string> words;
+      for (const Word& word : sentence.words) words.push_back(word.form);
+      sentences.push_back(words);
+      if (sentences.size() == 500) break;
+    }
+  } else {
+    sentences = {{"I", "saw", "a", "saw", "."}, {"Colourless", "green", "ideas", "sleep"}};
+  }
+  TagOptions options;
+  options.top_k = 2;
+  const std::vector<TagResult> from_kept = shipped_tagger()->tag_batch(sentences, options);
+  const std::vector<TagResult> from_widened = Tagger(widened).tag_batch(sentences, options);
+  for (std::size_t s = 0; s < sentences.size(); ++s) {
+    for (std::size_t i = 0; i < sentences[s].size(); ++i) {
+      const WordTags& a = from_kept[s].words[i];
+      const WordTags& b = from_widened[s].words[i];
+      INFO("sentence " << s << ", word " << i << " '" << sentences[s][i] << "'");
+      REQUIRE(a.upos == b.upos);
+      REQUIRE(a.xpos == b.xpos);
+      REQUIRE(a.upos_probability == b.upos_probability);
+      REQUIRE(a.xpos_probability == b.xpos_probability);
+      REQUIRE(a.upos_top[1].probability == b.upos_top[1].probability);
+    }
+  }
 }
 
 }  // namespace sawtag

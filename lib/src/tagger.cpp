@@ -89,8 +89,30 @@ void check_shapes(const Model& model) {
                model.parameters.encoder.layers.size());
   require_size("number of character convolutions", config.char_widths.size(),
                model.parameters.encoder.char_convolutions.size());
+  const QuantizedRows* kept_words =
+      model.word_embedding_int8 ? &*model.word_embedding_int8 : nullptr;
+  if (kept_words != nullptr) {
+    require_size("int8 word embedding rows (config.word_vocab_size)",
+                 static_cast<std::size_t>(config.word_vocab_size),
+                 static_cast<std::size_t>(kept_words->rows));
+    require_size("int8 word embedding columns (config.word_dim)",
+                 static_cast<std::size_t>(config.word_dim),
+                 static_cast<std::size_t>(kept_words->cols));
+    require_size(
+        "int8 word embedding values",
+        static_cast<std::size_t>(kept_words->rows) * static_cast<std::size_t>(kept_words->cols),
+        kept_words->values.size());
+    require_size("int8 word embedding scales", static_cast<std::size_t>(kept_words->rows),
+                 kept_words->scales.size());
+  }
   for_each_parameter(model.parameters, config,
-                     [](const std::string& name, const Tensor& tensor, const Shape& expected_shape) {
+                     [&](const std::string& name, const Tensor& tensor,
+                         const Shape& expected_shape) {
+                       // Kept as int8, the word embedding's float table is not read.
+                       if (kept_words != nullptr &&
+                           &tensor == &model.parameters.encoder.word_embedding) {
+                         return;
+                       }
                        if (tensor.shape != expected_shape ||
                            static_cast<std::int64_t>(tensor.data.size()) !=
                                element_count(expected_shape)) {

@@ -78,7 +78,8 @@ std::vector<sawtag::Sentence> read_conllu(std::string_view text) {
 }
 
 const sawtag::Model& tiny_model() {
-  static const sawtag::Model model = sawtag::load_model(SAWTAG_FUZZ_MODEL);
+  static const sawtag::Model model =
+      sawtag::load_model(SAWTAG_FUZZ_MODEL, sawtag::Int8WordTable::keep);  // as the CLI does
   return model;
 }
 

@@ -4,12 +4,14 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "sawtag/config.hpp"
 #include "sawtag/parameters.hpp"
+#include "sawtag/quantized_rows.hpp"
 #include "sawtag/vocabulary.hpp"
 
 namespace sawtag {
@@ -54,6 +56,22 @@ struct Model {
   TrainingRecord training;
   std::vector<SelfTest> self_tests;
   Parameters parameters;
+  // The word embedding as the file stores it, when it is int8 there and the model was loaded
+  // with Int8WordTable::keep; parameters.encoder.word_embedding is then empty (no shape, no
+  // values). A Tagger reads either; code that reads or changes the float table (training, the
+  // nn:: forward pass) calls widen_word_embedding() first.
+  std::optional<QuantizedRows> word_embedding_int8;
+};
+
+// What loading does with a word embedding stored as int8 rows (dtype "int8", as in the shipped
+// model). Every other tensor is always float32 in memory.
+enum class Int8WordTable {
+  // Widened to float32 into parameters.encoder.word_embedding, as every tensor is: what
+  // training and any code reading the weights need.
+  widen,
+  // Kept as stored in Model::word_embedding_int8: a quarter of the memory, and faster to load.
+  // Enough to tag; widen_word_embedding() gives the float32 table later.
+  keep
 };
 
 enum class TensorEncoding {
@@ -69,12 +87,20 @@ enum class TensorEncoding {
 
 // Loads and fully validates a model file. Throws InputError when the file cannot be read and
 // ModelError naming the file and the problem otherwise.
-Model load_model(const std::string& path);
+Model load_model(const std::string& path, Int8WordTable word_table = Int8WordTable::widen);
 
 // The same from the file's text; `source_name` names it in messages.
-Model parse_model(std::string_view text, const std::string& source_name);
+Model parse_model(std::string_view text, const std::string& source_name,
+                  Int8WordTable word_table = Int8WordTable::widen);
 
-// The model as a JSON document / written to `path` (via a temporary file and a rename).
+// Moves a kept int8 word embedding (Model::word_embedding_int8) into
+// parameters.encoder.word_embedding as float32: the same floats Int8WordTable::widen loads, to
+// the bit. Does nothing when the model holds no int8 table.
+void widen_word_embedding(Model& model);
+
+// The model as a JSON document / written to `path` (via a temporary file and a rename). A kept
+// int8 word embedding is written as it is with base64_float16_int8_words (the file's bytes come
+// back unchanged) and widened for the other encodings.
 std::string serialize_model(const Model& model, TensorEncoding encoding = TensorEncoding::base64);
 void save_model(const Model& model, const std::string& path,
                 TensorEncoding encoding = TensorEncoding::base64);

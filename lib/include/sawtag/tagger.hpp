@@ -69,7 +69,10 @@ enum class TagPrecision {
 
 class Tagger {
  public:
-  // Runs the model's self-tests and throws ModelError when one fails.
+  // Runs the model's self-tests and throws ModelError when one fails. The model's word
+  // embedding may be float32 or kept as int8 rows (load_model with Int8WordTable::keep, a
+  // quarter of the memory): a row is widened when a word form is first seen, to the same floats,
+  // so the output is the same either way.
   explicit Tagger(std::shared_ptr<const Model> model,
                   TagPrecision precision = TagPrecision::fastest);
 

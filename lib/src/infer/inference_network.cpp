@@ -136,9 +136,13 @@ void InferenceNetwork::input_features(std::string_view form, float* out) const {
   const ModelConfig& config = model_.config;
   const EncoderParameters& encoder = model_.parameters.encoder;
   const WordFeatures features = word_features(model_, form);
-  std::copy_n(encoder.word_embedding.data.data() +
-                  static_cast<std::size_t>(features.word_id) * config.word_dim,
-              config.word_dim, out);
+  if (model_.word_embedding_int8) {
+    widen_row(*model_.word_embedding_int8, features.word_id, out);
+  } else {
+    std::copy_n(encoder.word_embedding.data.data() +
+                    static_cast<std::size_t>(features.word_id) * config.word_dim,
+                config.word_dim, out);
+  }
   char_encoder_.encode(features.char_ids, out + config.word_dim);
   std::copy_n(encoder.shape_embedding.data.data() +
                   static_cast<std::size_t>(features.shape) * config.shape_dim,

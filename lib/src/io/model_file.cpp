@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
@@ -184,7 +185,8 @@ std::string line_and_column(std::string_view text, std::size_t position) {
 
 class ModelReader {
  public:
-  ModelReader(std::string_view text, const std::string& source) : text_(text), source_(source) {}
+  ModelReader(std::string_view text, const std::string& source, Int8WordTable word_table)
+      : text_(text), source_(source), word_table_(word_table) {}
 
   Model read() {
     Json document = parse();
@@ -528,7 +530,7 @@ class ModelReader {
     }
     // The word embedding, most of a model's bytes, is decoded on a second thread while the
     // others are decoded on this one. Errors are reported in file order all the same: the word
-    // embedding's first.
+    // embedding's first. Stored as int8, it is kept so when the caller asked.
     std::future<void> word_embedding;
     std::exception_ptr later_error;
     try {
@@ -540,8 +542,10 @@ class ModelReader {
               fail("missing tensor '" + name + "' of shape " + to_string(expected_shape));
             }
             if (&tensor == &model.parameters.encoder.word_embedding) {
+              std::optional<QuantizedRows>* kept =
+                  word_table_ == Int8WordTable::keep ? &model.word_embedding_int8 : nullptr;
               word_embedding = std::async(std::launch::async, [=, &tensor, this] {
-                read_tensor(*found, name, expected_shape, tensor);
+                read_tensor(*found, name, expected_shape, tensor, kept);
               });
             } else {
               read_tensor(*found, name, expected_shape, tensor);
@@ -554,8 +558,10 @@ class ModelReader {
     if (later_error) std::rethrow_exception(later_error);
   }
 
+  // Reads `entry` into `tensor`; an int8 one into *kept_rows instead, as it is, when
+  // kept_rows is given (`tensor` then stays empty).
   void read_tensor(const Json& entry, const std::string& name, const Shape& expected_shape,
-                   Tensor& tensor) const {
+                   Tensor& tensor, std::optional<QuantizedRows>* kept_rows = nullptr) const {
     const std::string path = "tensor '" + name + "'";
     require_type(entry, Json::value_t::object, path);
     check_known_fields(entry, path, {"shape", "dtype", "data", "scales"});
@@ -585,12 +591,17 @@ class ModelReader {
 
     const std::int64_t expected_count = element_count(expected_shape);
     const Json& data = member(entry, "data", path);
-    tensor.shape = expected_shape;
     if (type != kInt8 && entry.contains("scales")) {
       fail(path + ": only an int8 tensor has 'scales'");
     }
+    if (type == kInt8 && kept_rows != nullptr) {
+      *kept_rows = read_int8_rows(entry, data, path, expected_shape);
+      return;
+    }
+    tensor.shape = expected_shape;
     if (type == kInt8) {
-      read_int8_rows(entry, path, tensor);
+      const QuantizedRows table = read_int8_rows(entry, data, path, expected_shape);
+      widen_rows(table, static_cast<float*>(allocate(tensor, false)));
     } else if (data.is_string()) {
       read_base64_data(data.get_ref<const std::string&>(), path, expected_count,
                        type == kFloat16 ? sizeof(std::uint16_t) : sizeof(float),
@@ -632,37 +643,46 @@ class ModelReader {
     float16::to_float(halves, count, tensor.data.data());
   }
 
-  // dtype "int8": value (r, c) = scales[r] * data[r * columns + c], where data holds one signed
+  // dtype "int8": value (r, c) = scales[r] * data[r * cols + c], where data holds one signed
   // byte a value and scales one little-endian float32 a row (rows = the first dimension).
-  void read_int8_rows(const Json& entry, const std::string& path, Tensor& tensor) const {
+  QuantizedRows read_int8_rows(const Json& entry, const Json& data, const std::string& path,
+                               const Shape& shape) const {
     const Json& scales_text = member(entry, "scales", path);
-    const Json& data = member(entry, "data", path);
     if (!scales_text.is_string() || !data.is_string()) {
       fail(path + ": an int8 tensor needs \"base64:...\" strings for scales and data");
     }
-    const std::size_t count = static_cast<std::size_t>(element_count(tensor.shape));
-    const std::size_t rows = static_cast<std::size_t>(tensor.shape.empty() ? 1 : tensor.shape[0]);
-    const std::size_t columns = rows == 0 ? 0 : count / rows;
-    std::vector<float> scales(rows);
-    read_base64_data(scales_text.get_ref<const std::string&>(), path + " scales",
-                     static_cast<std::int64_t>(rows), sizeof(float),
-                     reinterpret_cast<unsigned char*>(scales.data()));
-    if (!is_little_endian()) swap_bytes(scales);
-    const std::size_t bad = first_non_finite(scales.data(), scales.size());
-    if (bad < scales.size()) {
+    QuantizedRows table;
+    const std::int64_t count = element_count(shape);
+    table.rows = shape.empty() ? 1 : shape[0];
+    table.cols = table.rows == 0 ? 0 : count / table.rows;
+    table.scales.resize(static_cast<std::size_t>(table.rows));
+    read_base64_data(scales_text.get_ref<const std::string&>(), path + " scales", table.rows,
+                     sizeof(float), reinterpret_cast<unsigned char*>(table.scales.data()));
+    if (!is_little_endian()) swap_bytes(table.scales);
+    const std::size_t bad = first_non_finite(table.scales.data(), table.scales.size());
+    if (bad < table.scales.size()) {
       fail(path + " has a non-finite scale at row " + std::to_string(bad));
     }
-    // The bytes are decoded into the last quarter of the float buffer and widened row by row:
-    // row r's floats end where row r + 1's bytes begin at the latest.
-    tensor.data.resize(count);
-    auto* bytes = reinterpret_cast<unsigned char*>(tensor.data.data()) + 3 * count;
-    read_base64_data(data.get_ref<const std::string&>(), path, static_cast<std::int64_t>(count),
-                     1, bytes);
-    std::vector<std::int8_t> row(columns);
-    for (std::size_t r = 0; r < rows; ++r) {
-      std::memcpy(row.data(), bytes + r * columns, columns);
-      float* out = tensor.data.data() + r * columns;
-      for (std::size_t c = 0; c < columns; ++c) out[c] = scales[r] * static_cast<float>(row[c]);
+    table.values.resize(static_cast<std::size_t>(count));
+    read_base64_data(data.get_ref<const std::string&>(), path, count, 1,
+                     reinterpret_cast<unsigned char*>(table.values.data()));
+    require_finite_products(table, path);
+    return table;
+  }
+
+  // A finite scale times a byte overflows to Inf only when the scale is above FLT_MAX / 128:
+  // such rows are widened here value by value, so that a kept table can never widen to Inf and
+  // both Int8WordTable choices refuse the same files with the same message.
+  void require_finite_products(const QuantizedRows& table, const std::string& path) const {
+    constexpr float kSafeScale = std::numeric_limits<float>::max() / 128.0f;
+    const auto cols = static_cast<std::size_t>(table.cols);
+    for (std::size_t r = 0; r < table.scales.size(); ++r) {
+      if (std::fabs(table.scales[r]) <= kSafeScale) continue;
+      for (std::size_t c = 0; c < cols; ++c) {
+        if (!std::isfinite(table.scales[r] * static_cast<float>(table.values[r * cols + c]))) {
+          fail(path + " has a non-finite value (Inf) at index " + std::to_string(r * cols + c));
+        }
+      }
     }
   }
 
@@ -710,6 +730,7 @@ class ModelReader {
 
   std::string_view text_;
   const std::string& source_;
+  Int8WordTable word_table_;
   std::optional<CutDocument> cut_;
 };
 
@@ -730,28 +751,14 @@ void append_base64(const void* bytes, std::size_t size, std::string& out) {
   out += '"';
 }
 
-// `"scales": ..., "data": ...` of dtype "int8": each row scaled so that its largest magnitude
-// becomes 127, rounded to the nearest integer. A value is off by at most half its row's scale.
-void append_int8_rows(const Tensor& tensor, std::string& out) {
-  const std::size_t rows = static_cast<std::size_t>(tensor.shape.empty() ? 1 : tensor.shape[0]);
-  const std::size_t columns = rows == 0 ? 0 : tensor.data.size() / rows;
-  std::vector<float> scales(rows);
-  std::vector<std::int8_t> values(tensor.data.size());
-  for (std::size_t r = 0; r < rows; ++r) {
-    const float* row = tensor.data.data() + r * columns;
-    float largest = 0.0f;
-    for (std::size_t c = 0; c < columns; ++c) largest = std::max(largest, std::fabs(row[c]));
-    scales[r] = static_cast<float>(largest / 127.0);
-    for (std::size_t c = 0; c < columns && largest > 0.0f; ++c) {
-      const long rounded = std::lround(static_cast<double>(row[c]) / scales[r]);
-      values[r * columns + c] = static_cast<std::int8_t>(std::clamp(rounded, -127L, 127L));
-    }
-  }
+// `"scales": ..., "data": ...` of dtype "int8".
+void append_int8_rows(const QuantizedRows& table, std::string& out) {
+  std::vector<float> scales = table.scales;
   if (!is_little_endian()) swap_bytes(scales);
   out += "\"scales\": ";
   append_base64(scales.data(), scales.size() * sizeof(float), out);
   out += ", \"data\": ";
-  append_base64(values.data(), values.size(), out);
+  append_base64(table.values.data(), table.values.size(), out);
 }
 
 void append_tensor_data(const Tensor& tensor, TensorEncoding encoding, std::string& out) {
@@ -814,10 +821,32 @@ void append_section(const char* key, const OrderedJson& value, bool last, std::s
   out += last ? "\n" : ",\n";
 }
 
+// A kept int8 word embedding must fit the config as the file's would, and be the only one.
+void check_kept_word_table(const Model& model, const ModelConfig& config) {
+  const QuantizedRows& table = *model.word_embedding_int8;
+  const std::string what = "cannot save the model: int8 tensor 'encoder.word_embedding'";
+  const Shape expected_shape{config.word_vocab_size, config.word_dim};
+  const Shape actual_shape{table.rows, table.cols};
+  if (actual_shape != expected_shape ||
+      table.values.size() != static_cast<std::size_t>(element_count(expected_shape)) ||
+      table.scales.size() != static_cast<std::size_t>(config.word_vocab_size)) {
+    throw ModelError(what + ": expected shape " + to_string(expected_shape) + ", got " +
+                     to_string(actual_shape) + " with " + std::to_string(table.values.size()) +
+                     " values and " + std::to_string(table.scales.size()) + " scales");
+  }
+  const std::size_t bad = first_non_finite(table.scales.data(), table.scales.size());
+  if (bad < table.scales.size()) {
+    throw ModelError(what + " has a non-finite scale at row " + std::to_string(bad));
+  }
+  if (!model.parameters.encoder.word_embedding.data.empty()) {
+    throw ModelError(what + " is also held as float32: keep one of the two");
+  }
+}
+
 }  // namespace
 
-Model parse_model(std::string_view text, const std::string& source_name) {
-  return ModelReader(text, source_name).read();
+Model parse_model(std::string_view text, const std::string& source_name, Int8WordTable word_table) {
+  return ModelReader(text, source_name, word_table).read();
 }
 
 namespace {
@@ -862,13 +891,13 @@ class MappedFile {
 
 }  // namespace
 
-Model load_model(const std::string& path) {
+Model load_model(const std::string& path, Int8WordTable word_table) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) {
     throw InputError(path + ": is a directory, not a model file");
   }
   const MappedFile file(path);
-  return parse_model(file.text(), path);
+  return parse_model(file.text(), path, word_table);
 }
 
 // Layout: one top-level field per line, each section as compact JSON; then one tensor per line
@@ -882,10 +911,31 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
   config.num_upos = model.upos.size();
   config.num_xpos = model.xpos.size();
 
+  // The word embedding is most of a model: it alone may be written as int8. A kept int8 table
+  // is written as it is then, and widened for the other encodings.
+  const Tensor* word_embedding = &model.parameters.encoder.word_embedding;
+  const bool words_as_int8 = encoding == TensorEncoding::base64_float16_int8_words;
+  const QuantizedRows* kept_words =
+      model.word_embedding_int8 ? &*model.word_embedding_int8 : nullptr;
+  Tensor widened_words;
+  if (kept_words != nullptr) {
+    check_kept_word_table(model, config);
+    if (!words_as_int8) {
+      widened_words = Tensor({config.word_vocab_size, config.word_dim});
+      widen_rows(*kept_words, widened_words.data.data());
+    }
+  }
+  // The float32 tensor written for a visited one: a kept word table's widened copy stands in
+  // for the empty word embedding.
+  const auto values_of = [&](const Tensor& visited) -> const Tensor& {
+    return &visited == word_embedding && kept_words != nullptr ? widened_words : visited;
+  };
+
   std::size_t total_values = 0;
   for_each_parameter(
       model.parameters, config,
       [&](const std::string& name, const Tensor& tensor, const Shape& expected_shape) {
+        if (&tensor == word_embedding && kept_words != nullptr) return;  // checked above
         if (tensor.shape != expected_shape ||
             tensor.data.size() != static_cast<std::size_t>(element_count(expected_shape))) {
           throw ModelError("cannot save the model: tensor '" + name + "': expected shape " +
@@ -926,16 +976,15 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
   out += " \"tensors\": {";
   bool first = true;
   for_each_parameter(model.parameters, config,
-                     [&](const std::string& name, const Tensor& tensor, const Shape&) {
+                     [&](const std::string& name, const Tensor& visited,
+                         const Shape& expected_shape) {
+                       const Tensor& tensor = values_of(visited);
                        out += first ? "\n  \"" : ",\n  \"";
                        first = false;
                        out += name;  // our own names: nothing to escape
                        out += "\": {\"shape\": ";
-                       out += OrderedJson(tensor.shape).dump();
-                       // The word embedding is most of a model: it alone may be int8.
-                       const bool as_int8 =
-                           encoding == TensorEncoding::base64_float16_int8_words &&
-                           &tensor == &model.parameters.encoder.word_embedding;
+                       out += OrderedJson(expected_shape).dump();  // checked above
+                       const bool as_int8 = words_as_int8 && &visited == word_embedding;
                        const TensorEncoding values =
                            encoding == TensorEncoding::base64_float16_int8_words
                                ? TensorEncoding::base64_float16
@@ -945,8 +994,10 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
                               : values == TensorEncoding::base64_float16 ? kFloat16
                                                                          : kFloat32;
                        out += "\", ";
-                       if (as_int8) {
-                         append_int8_rows(tensor, out);
+                       if (as_int8 && kept_words != nullptr) {
+                         append_int8_rows(*kept_words, out);
+                       } else if (as_int8) {
+                         append_int8_rows(quantize_rows(tensor), out);
                        } else {
                          out += "\"data\": ";
                          append_tensor_data(tensor, values, out);

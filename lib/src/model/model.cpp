@@ -1,5 +1,7 @@
 #include "sawtag/model.hpp"
 
+#include <utility>
+
 namespace sawtag {
 
 void sync_vocabulary_sizes(Model& model) {
@@ -7,6 +9,15 @@ void sync_vocabulary_sizes(Model& model) {
   model.config.char_vocab_size = model.chars.size();
   model.config.num_upos = model.upos.size();
   model.config.num_xpos = model.xpos.size();
+}
+
+void widen_word_embedding(Model& model) {
+  if (!model.word_embedding_int8) return;
+  const QuantizedRows& table = *model.word_embedding_int8;
+  Tensor widened({table.rows, table.cols});
+  widen_rows(table, widened.data.data());
+  model.parameters.encoder.word_embedding = std::move(widened);
+  model.word_embedding_int8.reset();
 }
 
 }  // namespace sawtag
