@@ -3,7 +3,6 @@
 
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace sawtag {
@@ -14,7 +13,7 @@ class Vocabulary {
   // Throws ModelError naming `what` and the entry when `items` holds a duplicate.
   Vocabulary(std::vector<std::string> items, const std::string& what);
 
-  // Index of `item`, or -1 when absent.
+  // Index of `item`, or -1 when absent. Allocates nothing.
   int find(std::string_view item) const;
   const std::string& at(int index) const { return items_.at(static_cast<std::size_t>(index)); }
   int size() const { return static_cast<int>(items_.size()); }
@@ -22,7 +21,11 @@ class Vocabulary {
 
  private:
   std::vector<std::string> items_;
-  std::unordered_map<std::string, int> index_;
+  // A hash table of indices into items_ (-1: an empty slot), probed linearly from an item's
+  // hash; a power of two at least twice the number of items, so a probe always ends. Indices
+  // rather than strings: a model's 100,000 words are indexed with one allocation, lookups need
+  // no std::string, and a copy of the Vocabulary stays valid.
+  std::vector<int> slots_;
 };
 
 }  // namespace sawtag

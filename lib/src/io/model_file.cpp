@@ -140,9 +140,11 @@ struct CutDocument {
 // those of the string, and a string reads "base64:#..." only if it was cut (even "base64:#7"
 // itself is cut, and its payload "#7" kept), so every placeholder maps to its own payload.
 // The payload's characters are checked by base64::decode, not here: one pass over them is
-// enough.
+// enough. Payloads are most of a model's bytes, so they are read as few times as can be: once
+// for their end, once for backslashes; "\u" is looked for in the cut text only, which holds
+// every other character of the file (a payload is preceded by ':' and followed by '"', so no
+// "\u" spans a cut).
 std::optional<CutDocument> cut_payloads(std::string_view text) {
-  if (text.find("\\u") != std::string_view::npos) return std::nullopt;
   constexpr std::string_view kMarker = "\"base64:";
   CutDocument cut;
   std::size_t copied = 0;
@@ -166,6 +168,7 @@ std::optional<CutDocument> cut_payloads(std::string_view text) {
   }
   if (cut.payloads.empty()) return std::nullopt;
   cut.text.append(text.substr(copied));
+  if (cut.text.find("\\u") != std::string::npos) return std::nullopt;
   return cut;
 }
 
@@ -387,7 +390,11 @@ class ModelReader {
     std::vector<std::string> strings;
     strings.reserve(value.size());
     for (std::size_t i = 0; i < value.size(); ++i) {
-      strings.push_back(read_string(value[i], path + "[" + std::to_string(i) + "]"));
+      // The path is spelled out only for a message: a vocabulary has 100,000 entries.
+      if (!value[i].is_string()) {
+        require_type(value[i], Json::value_t::string, path + "[" + std::to_string(i) + "]");
+      }
+      strings.push_back(restore(value[i].get_ref<const std::string&>()));
     }
     return strings;
   }

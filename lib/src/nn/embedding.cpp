@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "nn/linear.hpp"
 #include "sawtag/error.hpp"
@@ -28,12 +29,17 @@ int widest_convolution(const ModelConfig& config) {
 }  // namespace
 
 Matrix sinusoidal_positions(int num_words, int d_model) {
+  // 10000^(2k / d_model) of each column, computed once rather than once per word.
+  std::vector<double> divisors(static_cast<std::size_t>(d_model));
+  for (int column = 0; column < d_model; ++column) {
+    const int even = column - column % 2;  // 2k
+    divisors[static_cast<std::size_t>(column)] =
+        std::pow(10000.0, static_cast<double>(even) / static_cast<double>(d_model));
+  }
   Matrix positions(num_words, d_model);
   for (int pos = 0; pos < num_words; ++pos) {
     for (int column = 0; column < d_model; ++column) {
-      const int even = column - column % 2;  // 2k
-      const double angle =
-          pos / std::pow(10000.0, static_cast<double>(even) / static_cast<double>(d_model));
+      const double angle = pos / divisors[static_cast<std::size_t>(column)];
       positions(pos, column) = static_cast<float>(column % 2 == 0 ? std::sin(angle) : std::cos(angle));
     }
   }
