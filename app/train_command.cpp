@@ -120,6 +120,9 @@ void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_
   command->add_option("--pretrained-max-words", options.pretrained_max_words,
                       "Most frequent words of the vectors file to add to the vocabulary")
       ->capture_default_str();
+  command->add_flag("--freeze-vectors", options.freeze_vectors,
+                    "Keep every word vector read from --pretrained-embeddings fixed, "
+                    "the treebank's words included");
   command->add_option("--self-test", arguments->self_test,
                       "Sentence the model must tag right, stored in it: \"I/PRON saw/VERB\"");
   command->add_flag("--json-array", arguments->json_array,
@@ -165,6 +168,10 @@ void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_
       ->capture_default_str();
   command->add_option("--label-smoothing", options.label_smoothing, "Label smoothing")
       ->capture_default_str()->check(CLI::Range(0.0, 0.99));
+  command->add_option("--average-decay", options.average_decay,
+                      "Score and keep a moving average of the weights with this decay "
+                      "(0.999: about the last 1,000 steps); 0 = the weights themselves")
+      ->capture_default_str()->check(CLI::Range(0.0, 0.99999));
   size("--patience", options.patience, "Stop after this many epochs without a better dev score");
   command->add_option("--seed", options.seed, "Random seed: the same seed, the same model")
       ->capture_default_str();

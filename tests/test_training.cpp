@@ -104,6 +104,8 @@ TEST_CASE("Resuming (--resume) after a stop gives the same model as an uninterru
   options.epochs = 4;
   options.dropout = 0.1f;
   options.word_dropout = 0.25f;
+  options.average_decay = GENERATE(0.0f, 0.9f);
+  INFO("average decay " << options.average_decay);
   const std::string uninterrupted = serialize_model(train_model(treebank, treebank, options));
 
   const std::string checkpoint = temporary_path("resume.ckpt");
@@ -170,7 +172,49 @@ TEST_CASE("Pre-trained vectors: copied as they are, extra words frozen", "[train
   const Model trained = train_model(treebank, treebank, options);
   CHECK(row(trained, "zebra") == row(initial, "zebra"));
   CHECK(row(trained, "saw") != row(initial, "saw"));
+
+  SECTION("--freeze-vectors: the treebank's words with a vector stay fixed too") {
+    options.freeze_vectors = true;
+    const Model frozen_initial = initial_model(treebank, options);
+    const int frozen_trainable =
+        std::stoi(frozen_initial.training.fields.at("trainable_word_rows"));
+    CHECK(frozen_initial.words.find("the") < frozen_trainable);
+    for (const std::string word : {"saw", "zebra", "wood"}) {
+      INFO(word);
+      CHECK(frozen_initial.words.find(word) >= frozen_trainable);
+      CHECK(row(frozen_initial, word) == row(initial, word));
+    }
+    CHECK(frozen_initial.words.size() == initial.words.size());
+    const Model frozen_trained = train_model(treebank, treebank, options);
+    for (const std::string word : {"saw", "zebra", "wood"}) {
+      INFO(word);
+      CHECK(row(frozen_trained, word) == row(frozen_initial, word));
+    }
+    CHECK(row(frozen_trained, "the") != row(frozen_initial, "the"));
+    CHECK(row(frozen_trained, "<unk>") != row(frozen_initial, "<unk>"));
+  }
   std::remove(path.c_str());
+}
+
+TEST_CASE("Weight averaging: the model scored on dev is the one kept, and differs", "[training]") {
+  const auto treebank = tiny_treebank();
+  TrainOptions options = tiny_options();
+  options.epochs = 6;
+  const std::string plain = serialize_model(train_model(treebank, treebank, options));
+  options.average_decay = 0.9f;
+  double best_upos = -1.0, best_xpos = -1.0;
+  TrainObserver observer;
+  observer.on_epoch = [&](const EpochSummary& summary) {
+    if (summary.improved) {
+      best_upos = summary.dev_upos;
+      best_xpos = summary.dev_xpos;
+    }
+  };
+  const Model averaged = train_model(treebank, treebank, options, observer);
+  CHECK(serialize_model(averaged) != plain);
+  const Evaluation evaluation = evaluate(Tagger(std::make_shared<const Model>(averaged)), treebank);
+  CHECK(evaluation.upos.accuracy() == best_upos);
+  CHECK(evaluation.xpos.accuracy() == best_xpos);
 }
 
 TEST_CASE("Training refuses an empty treebank", "[training]") {

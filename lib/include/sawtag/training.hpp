@@ -35,6 +35,9 @@ struct TrainOptions {
   float word_dropout = 0.25f;       // a word of count c becomes <unk> with p = a / (a + c)
   float label_smoothing = 0.1f;
   int patience = 3;                 // stop after this many epochs without a better dev score
+  // When above 0, dev is scored, and the model kept, with an exponential moving average of the
+  // weights: after step t, average = d * average + (1 - d) * weights, d = min(this, (1+t)/(10+t)).
+  float average_decay = 0.0f;
 
   std::uint64_t seed = 1;  // the same seed gives a byte-identical model
   int threads = 2;         // sentences of a batch are shared between threads
@@ -45,6 +48,9 @@ struct TrainOptions {
   // Pre-trained word vectors (word2vec/fastText text format); empty = none.
   std::string pretrained_embeddings;
   int pretrained_max_words = 100000;
+  // Leave every row initialised from a vector as it is (otherwise the treebank's words are
+  // fine-tuned and only the vectors' other words stay fixed).
+  bool freeze_vectors = false;
 
   // Recorded in the model file.
   std::string corpus;

@@ -95,14 +95,26 @@ std::string today() {
 // vectors and stay frozen; the rows before it (the treebank's words) are fine-tuned.
 constexpr const char* kTrainableWordRows = "trainable_word_rows";
 
-// `words` followed by those of `extra` it lacks, in their order ("</s>" of fastText skipped).
-Vocabulary extend_vocabulary(const Vocabulary& words, const std::vector<std::string>& extra) {
-  std::vector<std::string> items = words.items();
+// The treebank's `words` and the pre-trained vectors' words ("</s>" of fastText skipped) in
+// one vocabulary whose trainable rows come first; returns how many rows are trainable. With
+// `freeze_vectors`, only the treebank words without a vector are trainable (they come first,
+// then every word of the vectors file); otherwise all treebank words are, followed by the
+// vectors' words the treebank lacks.
+int merge_vocabularies(Vocabulary& words, const std::vector<std::string>& vector_words,
+                       bool freeze_vectors) {
+  std::unordered_set<std::string> with_vector(vector_words.begin(), vector_words.end());
+  with_vector.erase("</s>");
+  std::vector<std::string> items;
+  for (const std::string& word : words.items()) {
+    if (!freeze_vectors || with_vector.count(word) == 0) items.push_back(word);
+  }
+  const int trainable_rows = static_cast<int>(items.size());
   std::unordered_set<std::string> seen(items.begin(), items.end());
-  for (const std::string& word : extra) {
+  for (const std::string& word : vector_words) {
     if (word != "</s>" && seen.insert(word).second) items.push_back(word);
   }
-  return Vocabulary(std::move(items), "words");
+  words = Vocabulary(std::move(items), "words");
+  return trainable_rows;
 }
 
 // Copies each pre-trained vector into its word's row as it is, after scaling the randomly
@@ -133,6 +145,20 @@ void copy_vectors(const train::PretrainedVectors& vectors, Model& model) {
   }
 }
 
+// average = d * average + (1 - d) * weights, with d smaller in the first steps so that the
+// random initial weights are soon forgotten.
+void update_average(Parameters& average, const Parameters& weights, const ModelConfig& config,
+                    float decay, std::int64_t step) {
+  const float d = std::min(decay, static_cast<float>(1 + step) / static_cast<float>(10 + step));
+  const auto average_list = train::parameter_list(average, config);
+  const auto weight_list = train::parameter_list(weights, config);
+  for (std::size_t i = 0; i < average_list.size(); ++i) {
+    TensorData& to = average_list[i].tensor->data;
+    const TensorData& from = weight_list[i].tensor->data;
+    for (std::size_t k = 0; k < to.size(); ++k) to[k] = d * to[k] + (1.0f - d) * from[k];
+  }
+}
+
 // Zeroes the gradient of the frozen pre-trained rows, so AdamW leaves them as they are.
 void freeze_pretrained_rows(const Model& model, Parameters& gradients) {
   const auto found = model.training.fields.find(kTrainableWordRows);
@@ -153,7 +179,6 @@ Model initial_model(const std::vector<Sentence>& train, const TrainOptions& opti
   model.config = options.config;
   model.words = train::build_vocabulary(counts.words, options.min_word_count, {"<unk>"}, "words");
   train::PretrainedVectors vectors;
-  const int trainable_word_rows = model.words.size();
   if (!options.pretrained_embeddings.empty()) {
     vectors = train::read_pretrained_vectors(options.pretrained_embeddings,
                                              options.pretrained_max_words);
@@ -162,8 +187,8 @@ Model initial_model(const std::vector<Sentence>& train, const TrainOptions& opti
                        std::to_string(vectors.dim) + " dimensions but --word-dim is " +
                        std::to_string(options.config.word_dim));
     }
-    model.words = extend_vocabulary(model.words, vectors.words);
-    model.training.fields[kTrainableWordRows] = std::to_string(trainable_word_rows);
+    const int trainable_rows = merge_vocabularies(model.words, vectors.words, options.freeze_vectors);
+    model.training.fields[kTrainableWordRows] = std::to_string(trainable_rows);
   }
   model.chars = train::build_vocabulary(counts.chars, options.min_char_count,
                                         {"<pad>", "<unk>", "<w>", "</w>"}, "chars");
@@ -196,6 +221,7 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
   }
   Model& model = state.current;
   const ModelConfig& config = model.config;
+  if (options.average_decay > 0.0f && !state.averaged) state.averaged = model.parameters;
 
   std::vector<train::Example> examples;
   std::vector<std::size_t> lengths;
@@ -280,6 +306,9 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
       adam.step(model.parameters, gradients,
                 train::scheduled_learning_rate(options.learning_rate, step, options.warmup_steps,
                                                total_steps));
+      if (state.averaged) {
+        update_average(*state.averaged, model.parameters, config, options.average_decay, step);
+      }
       sentences_done += batch.size();
       if (observer.on_progress) {
         const double seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
@@ -294,10 +323,13 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
     summary.seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
     summary.loss = epoch_loss / static_cast<double>(std::max<std::size_t>(1, epoch_words));
     summary.words_per_second = static_cast<double>(epoch_words) / std::max(1e-9, summary.seconds);
+    // The model scored on dev and kept when best: the averaged weights when averaging.
+    Model scored = model;
+    if (state.averaged) scored.parameters = *state.averaged;
     {
-      Model scored = model;
-      scored.self_tests.clear();
-      const Tagger tagger(std::make_shared<const Model>(std::move(scored)));
+      Model tagged = scored;
+      tagged.self_tests.clear();
+      const Tagger tagger(std::make_shared<const Model>(std::move(tagged)));
       const Evaluation evaluation = evaluate(tagger, dev, static_cast<int>(thread_count));
       summary.dev_upos = evaluation.upos.accuracy();
       summary.dev_xpos = evaluation.xpos.accuracy();
@@ -307,7 +339,7 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
     if (summary.improved) {
       state.best_score = score;
       state.best_epoch = epoch;
-      state.best = model;
+      state.best = std::move(scored);
       state.best.training.fields["dev_upos"] = std::to_string(summary.dev_upos);
       state.best.training.fields["dev_xpos"] = std::to_string(summary.dev_xpos);
       state.best.training.fields["best_epoch"] = std::to_string(epoch);
