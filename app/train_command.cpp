@@ -123,6 +123,10 @@ void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_
   command->add_flag("--freeze-vectors", options.freeze_vectors,
                     "Keep every word vector read from --pretrained-embeddings fixed, "
                     "the treebank's words included");
+  command->add_option("--vector-anchor", options.vector_anchor,
+                      "Pull the treebank words' rows towards their pre-trained vectors with this "
+                      "strength (like weight decay); 0 = fine-tune freely")
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
   command->add_option("--self-test", arguments->self_test,
                       "Sentence the model must tag right, stored in it: \"I/PRON saw/VERB\"");
   command->add_flag("--json-array", arguments->json_array,

@@ -173,6 +173,23 @@ TEST_CASE("Pre-trained vectors: copied as they are, extra words frozen", "[train
   CHECK(row(trained, "zebra") == row(initial, "zebra"));
   CHECK(row(trained, "saw") != row(initial, "saw"));
 
+  SECTION("--vector-anchor: fine-tuned rows stay closer to their vectors") {
+    const auto distance = [&row, &initial](const Model& model, const std::string& word) {
+      const std::vector<float> now = row(model, word), start = row(initial, word);
+      double sum = 0.0;
+      for (std::size_t k = 0; k < now.size(); ++k) sum += (now[k] - start[k]) * (now[k] - start[k]);
+      return std::sqrt(sum);
+    };
+    options.vector_anchor = 20.0f;
+    const Model anchored = train_model(treebank, treebank, options);
+    for (const std::string word : {"saw", "wood"}) {
+      INFO(word);
+      CHECK(distance(anchored, word) > 0.0);
+      CHECK(distance(anchored, word) < 0.8 * distance(trained, word));
+    }
+    CHECK(row(anchored, "zebra") == row(initial, "zebra"));
+  }
+
   SECTION("--freeze-vectors: the treebank's words with a vector stay fixed too") {
     options.freeze_vectors = true;
     const Model frozen_initial = initial_model(treebank, options);

@@ -51,6 +51,9 @@ struct TrainOptions {
   // Leave every row initialised from a vector as it is (otherwise the treebank's words are
   // fine-tuned and only the vectors' other words stay fixed).
   bool freeze_vectors = false;
+  // Decay of the fine-tuned rows towards their pre-trained vectors, in the units of weight
+  // decay: row -= learning_rate * vector_anchor * (row - vector) after every step. 0 = none.
+  float vector_anchor = 0.0f;
 
   // Recorded in the model file.
   std::string corpus;

@@ -145,6 +145,43 @@ void copy_vectors(const train::PretrainedVectors& vectors, Model& model) {
   }
 }
 
+// The pre-trained vectors of the fine-tuned word rows that have one (--vector-anchor).
+struct VectorAnchors {
+  std::vector<int> rows;
+  std::vector<float> vectors;  // [rows.size(), word_dim]
+};
+
+// Reads the vectors file again (also when resuming, so checkpoints need not carry them).
+VectorAnchors read_vector_anchors(const Model& model, const TrainOptions& options) {
+  VectorAnchors anchors;
+  const auto found = model.training.fields.find(kTrainableWordRows);
+  if (options.vector_anchor <= 0.0f || found == model.training.fields.end()) return anchors;
+  const int trainable_rows = std::stoi(found->second);
+  const train::PretrainedVectors vectors =
+      train::read_pretrained_vectors(options.pretrained_embeddings, options.pretrained_max_words);
+  const std::size_t dim = static_cast<std::size_t>(vectors.dim);
+  for (std::size_t i = 0; i < vectors.words.size(); ++i) {
+    const int row = model.words.find(vectors.words[i]);
+    if (row < 0 || row >= trainable_rows) continue;
+    anchors.rows.push_back(row);
+    anchors.vectors.insert(anchors.vectors.end(), vectors.values.begin() + static_cast<std::ptrdiff_t>(i * dim),
+                           vectors.values.begin() + static_cast<std::ptrdiff_t>((i + 1) * dim));
+  }
+  return anchors;
+}
+
+// row -= rate * (row - vector): like weight decay, but towards the pre-trained vector, so the
+// fine-tuned rows stay in the space of the fixed rows that words unseen in training get.
+void pull_towards_vectors(const VectorAnchors& anchors, float rate, Model& model) {
+  const std::size_t dim = static_cast<std::size_t>(model.config.word_dim);
+  TensorData& table = model.parameters.encoder.word_embedding.data;
+  for (std::size_t a = 0; a < anchors.rows.size(); ++a) {
+    float* row = table.data() + static_cast<std::size_t>(anchors.rows[a]) * dim;
+    const float* vector = anchors.vectors.data() + a * dim;
+    for (std::size_t k = 0; k < dim; ++k) row[k] -= rate * (row[k] - vector[k]);
+  }
+}
+
 // average = d * average + (1 - d) * weights, with d smaller in the first steps so that the
 // random initial weights are soon forgotten.
 void update_average(Parameters& average, const Parameters& weights, const ModelConfig& config,
@@ -222,6 +259,7 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
   Model& model = state.current;
   const ModelConfig& config = model.config;
   if (options.average_decay > 0.0f && !state.averaged) state.averaged = model.parameters;
+  const VectorAnchors anchors = read_vector_anchors(model, options);
 
   std::vector<train::Example> examples;
   std::vector<std::size_t> lengths;
@@ -303,9 +341,10 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
           scale(gradients, config, static_cast<float>(options.clip_norm / norm));
         }
       }
-      adam.step(model.parameters, gradients,
-                train::scheduled_learning_rate(options.learning_rate, step, options.warmup_steps,
-                                               total_steps));
+      const float learning_rate = train::scheduled_learning_rate(
+          options.learning_rate, step, options.warmup_steps, total_steps);
+      adam.step(model.parameters, gradients, learning_rate);
+      pull_towards_vectors(anchors, learning_rate * options.vector_anchor, model);
       if (state.averaged) {
         update_average(*state.averaged, model.parameters, config, options.average_decay, step);
       }
