@@ -61,6 +61,8 @@ TrainOptions tiny_options() {
   options.word_dropout = 0.0f;
   options.label_smoothing = 0.0f;
   options.patience = 1000;
+  options.average_decay = 0.0f;  // the plain weights; averaging has its own tests
+  options.vector_anchor = 0.0f;
   options.threads = 2;
   options.seed = 42;
   return options;

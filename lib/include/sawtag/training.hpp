@@ -37,7 +37,7 @@ struct TrainOptions {
   int patience = 3;                 // stop after this many epochs without a better dev score
   // When above 0, dev is scored, and the model kept, with an exponential moving average of the
   // weights: after step t, average = d * average + (1 - d) * weights, d = min(this, (1+t)/(10+t)).
-  float average_decay = 0.0f;
+  float average_decay = 0.998f;
 
   std::uint64_t seed = 1;  // the same seed gives a byte-identical model
   int threads = 2;         // sentences of a batch are shared between threads
@@ -53,7 +53,7 @@ struct TrainOptions {
   bool freeze_vectors = false;
   // Decay of the fine-tuned rows towards their pre-trained vectors, in the units of weight
   // decay: row -= learning_rate * vector_anchor * (row - vector) after every step. 0 = none.
-  float vector_anchor = 0.0f;
+  float vector_anchor = 0.3f;
 
   // Recorded in the model file.
   std::string corpus;
