@@ -83,7 +83,10 @@ void run_train(TrainArguments& arguments, const std::string& command_line) {
     spdlog::info("epoch {}: loss {:.4f}, dev UPOS {:.2f} XPOS {:.2f}, {:.0f} words/s, {}{}",
                  summary.epoch, summary.loss, summary.dev_upos, summary.dev_xpos,
                  summary.words_per_second, format_duration(summary.seconds),
-                 summary.improved ? " (best so far)" : "");
+                 summary.improved ? " (best so far)"
+                 : summary.failed_self_test.empty()
+                     ? ""
+                     : " (not kept: fails the self-test '" + summary.failed_self_test + "')");
   };
   observer.on_message = [](const std::string& message) { spdlog::info("{}", message); };
 

@@ -236,6 +236,32 @@ TEST_CASE("Weight averaging: the model scored on dev is the one kept, and differ
   CHECK(evaluation.xpos.accuracy() == best_xpos);
 }
 
+TEST_CASE("Only an epoch whose model passes the self-tests is kept", "[training]") {
+  const auto treebank = tiny_treebank();
+  TrainOptions options = tiny_options();
+  options.self_tests = {{{"I", "saw", "a", "saw"}, {"PRON", "VERB", "DET", "NOUN"}}};
+  int kept = 0, refused = 0;
+  TrainObserver observer;
+  observer.on_epoch = [&](const EpochSummary& summary) {
+    if (!summary.failed_self_test.empty()) {
+      CHECK(summary.failed_self_test == "I saw a saw");
+      CHECK_FALSE(summary.improved);
+      ++refused;
+    }
+    if (summary.improved) ++kept;
+  };
+  const Model model = train_model(treebank, treebank, options, observer);
+  CHECK(kept > 0);
+  CHECK(refused > 0);  // the first epochs' models tag it wrong
+  REQUIRE(model.self_tests.size() == 1);
+  const Tagger tagger(std::make_shared<const Model>(model));  // runs the self-test
+  CHECK(tagger.tag({"I", "saw", "a", "saw"}).words[3].upos == "NOUN");
+
+  options.self_tests = {{{"I", "saw"}, {"X", "X"}}};  // X is not in the tag set
+  CHECK_THROWS_WITH(train_model(treebank, treebank, options),
+                    Catch::Contains("passes every --self-test"));
+}
+
 TEST_CASE("Training refuses an empty treebank", "[training]") {
   CHECK_THROWS_WITH(train_model({}, {}, tiny_options()), Catch::Contains("no sentences"));
 }

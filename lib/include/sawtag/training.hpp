@@ -58,7 +58,7 @@ struct TrainOptions {
   // Recorded in the model file.
   std::string corpus;
   std::string command;
-  std::vector<SelfTest> self_tests;  // kept only when the trained model passes them
+  std::vector<SelfTest> self_tests;  // stored in the model; only epochs passing them are kept
 };
 
 // What the trainer reports while it works. Any callback may be empty.
@@ -78,7 +78,8 @@ struct EpochSummary {
   double words_per_second = 0.0;
   double dev_upos = 0.0;  // accuracy in percent
   double dev_xpos = 0.0;
-  bool improved = false;  // the best model so far
+  std::string failed_self_test;  // words of the first self-test this epoch's model got wrong
+  bool improved = false;  // the best model so far (a model failing a self-test never is)
 };
 
 struct TrainObserver {
