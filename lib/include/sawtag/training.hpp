@@ -35,6 +35,7 @@ struct TrainOptions {
   float word_dropout = 0.25f;       // a word of count c becomes <unk> with p = a / (a + c)
   float label_smoothing = 0.1f;
   int patience = 3;                 // stop after this many epochs without a better dev score
+                                    // (epochs refused by a self-test do not count)
   // When above 0, dev is scored, and the model kept, with an exponential moving average of the
   // weights: after step t, average = d * average + (1 - d) * weights, d = min(this, (1+t)/(10+t)).
   float average_decay = 0.998f;

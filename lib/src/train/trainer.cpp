@@ -406,8 +406,8 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
       state.best.training.fields["dev_xpos"] = std::to_string(summary.dev_xpos);
       state.best.training.fields["best_epoch"] = std::to_string(epoch);
       state.epochs_without_improvement = 0;
-    } else {
-      ++state.epochs_without_improvement;
+    } else if (summary.failed_self_test.empty()) {
+      ++state.epochs_without_improvement;  // refused epochs (early ones, typically) do not count
     }
     state.epochs_done = epoch;
     state.steps = adam.steps();
