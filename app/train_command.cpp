@@ -83,7 +83,10 @@ void run_train(TrainArguments& arguments, const std::string& command_line) {
     spdlog::info("epoch {}: loss {:.4f}, dev UPOS {:.2f} XPOS {:.2f}, {:.0f} words/s, {}{}",
                  summary.epoch, summary.loss, summary.dev_upos, summary.dev_xpos,
                  summary.words_per_second, format_duration(summary.seconds),
-                 summary.improved ? " (best so far)" : "");
+                 summary.improved ? " (best so far)"
+                 : summary.failed_self_test.empty()
+                     ? ""
+                     : " (not kept: fails the self-test '" + summary.failed_self_test + "')");
   };
   observer.on_message = [](const std::string& message) { spdlog::info("{}", message); };
 
@@ -120,6 +123,13 @@ void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_
   command->add_option("--pretrained-max-words", options.pretrained_max_words,
                       "Most frequent words of the vectors file to add to the vocabulary")
       ->capture_default_str();
+  command->add_flag("--freeze-vectors", options.freeze_vectors,
+                    "Keep every word vector read from --pretrained-embeddings fixed, "
+                    "the treebank's words included");
+  command->add_option("--vector-anchor", options.vector_anchor,
+                      "Pull the treebank words' rows towards their pre-trained vectors with this "
+                      "strength (like weight decay); 0 = fine-tune freely")
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
   command->add_option("--self-test", arguments->self_test,
                       "Sentence the model must tag right, stored in it: \"I/PRON saw/VERB\"");
   command->add_flag("--json-array", arguments->json_array,
@@ -165,6 +175,10 @@ void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_
       ->capture_default_str();
   command->add_option("--label-smoothing", options.label_smoothing, "Label smoothing")
       ->capture_default_str()->check(CLI::Range(0.0, 0.99));
+  command->add_option("--average-decay", options.average_decay,
+                      "Score and keep a moving average of the weights with this decay "
+                      "(0.999: about the last 1,000 steps); 0 = the weights themselves")
+      ->capture_default_str()->check(CLI::Range(0.0, 0.99999));
   size("--patience", options.patience, "Stop after this many epochs without a better dev score");
   command->add_option("--seed", options.seed, "Random seed: the same seed, the same model")
       ->capture_default_str();

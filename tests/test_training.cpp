@@ -61,6 +61,8 @@ TrainOptions tiny_options() {
   options.word_dropout = 0.0f;
   options.label_smoothing = 0.0f;
   options.patience = 1000;
+  options.average_decay = 0.0f;  // the plain weights; averaging has its own tests
+  options.vector_anchor = 0.0f;
   options.threads = 2;
   options.seed = 42;
   return options;
@@ -104,6 +106,8 @@ TEST_CASE("Resuming (--resume) after a stop gives the same model as an uninterru
   options.epochs = 4;
   options.dropout = 0.1f;
   options.word_dropout = 0.25f;
+  options.average_decay = GENERATE(0.0f, 0.9f);
+  INFO("average decay " << options.average_decay);
   const std::string uninterrupted = serialize_model(train_model(treebank, treebank, options));
 
   const std::string checkpoint = temporary_path("resume.ckpt");
@@ -170,7 +174,93 @@ TEST_CASE("Pre-trained vectors: copied as they are, extra words frozen", "[train
   const Model trained = train_model(treebank, treebank, options);
   CHECK(row(trained, "zebra") == row(initial, "zebra"));
   CHECK(row(trained, "saw") != row(initial, "saw"));
+
+  SECTION("--vector-anchor: fine-tuned rows stay closer to their vectors") {
+    const auto distance = [&row, &initial](const Model& model, const std::string& word) {
+      const std::vector<float> now = row(model, word), start = row(initial, word);
+      double sum = 0.0;
+      for (std::size_t k = 0; k < now.size(); ++k) sum += (now[k] - start[k]) * (now[k] - start[k]);
+      return std::sqrt(sum);
+    };
+    options.vector_anchor = 20.0f;
+    const Model anchored = train_model(treebank, treebank, options);
+    for (const std::string word : {"saw", "wood"}) {
+      INFO(word);
+      CHECK(distance(anchored, word) > 0.0);
+      CHECK(distance(anchored, word) < 0.8 * distance(trained, word));
+    }
+    CHECK(row(anchored, "zebra") == row(initial, "zebra"));
+  }
+
+  SECTION("--freeze-vectors: the treebank's words with a vector stay fixed too") {
+    options.freeze_vectors = true;
+    const Model frozen_initial = initial_model(treebank, options);
+    const int frozen_trainable =
+        std::stoi(frozen_initial.training.fields.at("trainable_word_rows"));
+    CHECK(frozen_initial.words.find("the") < frozen_trainable);
+    for (const std::string word : {"saw", "zebra", "wood"}) {
+      INFO(word);
+      CHECK(frozen_initial.words.find(word) >= frozen_trainable);
+      CHECK(row(frozen_initial, word) == row(initial, word));
+    }
+    CHECK(frozen_initial.words.size() == initial.words.size());
+    const Model frozen_trained = train_model(treebank, treebank, options);
+    for (const std::string word : {"saw", "zebra", "wood"}) {
+      INFO(word);
+      CHECK(row(frozen_trained, word) == row(frozen_initial, word));
+    }
+    CHECK(row(frozen_trained, "the") != row(frozen_initial, "the"));
+    CHECK(row(frozen_trained, "<unk>") != row(frozen_initial, "<unk>"));
+  }
   std::remove(path.c_str());
+}
+
+TEST_CASE("Weight averaging: the model scored on dev is the one kept, and differs", "[training]") {
+  const auto treebank = tiny_treebank();
+  TrainOptions options = tiny_options();
+  options.epochs = 6;
+  const std::string plain = serialize_model(train_model(treebank, treebank, options));
+  options.average_decay = 0.9f;
+  double best_upos = -1.0, best_xpos = -1.0;
+  TrainObserver observer;
+  observer.on_epoch = [&](const EpochSummary& summary) {
+    if (summary.improved) {
+      best_upos = summary.dev_upos;
+      best_xpos = summary.dev_xpos;
+    }
+  };
+  const Model averaged = train_model(treebank, treebank, options, observer);
+  CHECK(serialize_model(averaged) != plain);
+  const Evaluation evaluation = evaluate(Tagger(std::make_shared<const Model>(averaged)), treebank);
+  CHECK(evaluation.upos.accuracy() == best_upos);
+  CHECK(evaluation.xpos.accuracy() == best_xpos);
+}
+
+TEST_CASE("Only an epoch whose model passes the self-tests is kept", "[training]") {
+  const auto treebank = tiny_treebank();
+  TrainOptions options = tiny_options();
+  options.self_tests = {{{"I", "saw", "a", "saw"}, {"PRON", "VERB", "DET", "NOUN"}}};
+  options.patience = 2;
+  int kept = 0, refused = 0;
+  TrainObserver observer;
+  observer.on_epoch = [&](const EpochSummary& summary) {
+    if (!summary.failed_self_test.empty()) {
+      CHECK(summary.failed_self_test == "I saw a saw");
+      CHECK_FALSE(summary.improved);
+      ++refused;
+    }
+    if (summary.improved) ++kept;
+  };
+  const Model model = train_model(treebank, treebank, options, observer);
+  CHECK(kept > 0);
+  CHECK(refused > options.patience);  // the first epochs' models tag it wrong: not counted
+  REQUIRE(model.self_tests.size() == 1);
+  const Tagger tagger(std::make_shared<const Model>(model));  // runs the self-test
+  CHECK(tagger.tag({"I", "saw", "a", "saw"}).words[3].upos == "NOUN");
+
+  options.self_tests = {{{"I", "saw"}, {"X", "X"}}};  // X is not in the tag set
+  CHECK_THROWS_WITH(train_model(treebank, treebank, options),
+                    Catch::Contains("passes every --self-test"));
 }
 
 TEST_CASE("Training refuses an empty treebank", "[training]") {

@@ -35,6 +35,10 @@ struct TrainOptions {
   float word_dropout = 0.25f;       // a word of count c becomes <unk> with p = a / (a + c)
   float label_smoothing = 0.1f;
   int patience = 3;                 // stop after this many epochs without a better dev score
+                                    // (epochs refused by a self-test do not count)
+  // When above 0, dev is scored, and the model kept, with an exponential moving average of the
+  // weights: after step t, average = d * average + (1 - d) * weights, d = min(this, (1+t)/(10+t)).
+  float average_decay = 0.998f;
 
   std::uint64_t seed = 1;  // the same seed gives a byte-identical model
   int threads = 2;         // sentences of a batch are shared between threads
@@ -45,11 +49,17 @@ struct TrainOptions {
   // Pre-trained word vectors (word2vec/fastText text format); empty = none.
   std::string pretrained_embeddings;
   int pretrained_max_words = 100000;
+  // Leave every row initialised from a vector as it is (otherwise the treebank's words are
+  // fine-tuned and only the vectors' other words stay fixed).
+  bool freeze_vectors = false;
+  // Decay of the fine-tuned rows towards their pre-trained vectors, in the units of weight
+  // decay: row -= learning_rate * vector_anchor * (row - vector) after every step. 0 = none.
+  float vector_anchor = 0.3f;
 
   // Recorded in the model file.
   std::string corpus;
   std::string command;
-  std::vector<SelfTest> self_tests;  // kept only when the trained model passes them
+  std::vector<SelfTest> self_tests;  // stored in the model; only epochs passing them are kept
 };
 
 // What the trainer reports while it works. Any callback may be empty.
@@ -69,7 +79,8 @@ struct EpochSummary {
   double words_per_second = 0.0;
   double dev_upos = 0.0;  // accuracy in percent
   double dev_xpos = 0.0;
-  bool improved = false;  // the best model so far
+  std::string failed_self_test;  // words of the first self-test this epoch's model got wrong
+  bool improved = false;  // the best model so far (a model failing a self-test never is)
 };
 
 struct TrainObserver {

@@ -11,7 +11,7 @@
 namespace sawtag::train {
 namespace {
 
-constexpr const char* kMagic = "sawtag-checkpoint 1";
+constexpr const char* kMagic = "sawtag-checkpoint 2";
 
 void write_blob(std::ostream& out, const std::string& key, const std::string& bytes) {
   out << key << ' ' << bytes.size() << '\n';
@@ -32,29 +32,29 @@ std::string read_blob(std::istream& in, const std::string& expected_key, const s
   return bytes;
 }
 
-std::string moments_bytes(const Parameters& moments, const ModelConfig& config) {
+std::string parameter_bytes(const Parameters& parameters, const ModelConfig& config) {
   std::string bytes;
-  for (const auto& entry : parameter_list(moments, config)) {
+  for (const auto& entry : parameter_list(parameters, config)) {
     bytes.append(reinterpret_cast<const char*>(entry.tensor->data.data()),
                  entry.tensor->data.size() * sizeof(float));
   }
   return bytes;
 }
 
-Parameters moments_from_bytes(const std::string& bytes, const ModelConfig& config,
-                              const std::string& path) {
-  Parameters moments = zero_parameters(config);
+Parameters parameters_from_bytes(const std::string& bytes, const ModelConfig& config,
+                                 const std::string& path) {
+  Parameters parameters = zero_parameters(config);
   std::size_t offset = 0;
-  for (const auto& entry : parameter_list(moments, config)) {
+  for (const auto& entry : parameter_list(parameters, config)) {
     const std::size_t size = entry.tensor->data.size() * sizeof(float);
     if (offset + size > bytes.size()) {
-      throw InputError(path + ": checkpoint moments end early at tensor " + entry.name);
+      throw InputError(path + ": checkpoint tensors end early at " + entry.name);
     }
     std::copy_n(bytes.data() + offset, size, reinterpret_cast<char*>(entry.tensor->data.data()));
     offset += size;
   }
-  if (offset != bytes.size()) throw InputError(path + ": checkpoint moments have extra bytes");
-  return moments;
+  if (offset != bytes.size()) throw InputError(path + ": checkpoint tensors have extra bytes");
+  return parameters;
 }
 
 }  // namespace
@@ -75,9 +75,11 @@ void save_checkpoint(const Checkpoint& checkpoint, const std::string& path) {
     write_blob(out, "best", serialize_model(checkpoint.best));
     const ModelConfig& config = checkpoint.current.config;
     write_blob(out, "first_moments",
-               moments_bytes(checkpoint.first_moments, config));
+               parameter_bytes(checkpoint.first_moments, config));
     write_blob(out, "second_moments",
-               moments_bytes(checkpoint.second_moments, config));
+               parameter_bytes(checkpoint.second_moments, config));
+    write_blob(out, "averaged",
+               checkpoint.averaged ? parameter_bytes(*checkpoint.averaged, config) : std::string());
     out.flush();
     if (!out) throw OutputError(temporary + ": writing the checkpoint failed");
   }
@@ -109,9 +111,11 @@ Checkpoint load_checkpoint(const std::string& path) {
   checkpoint.current = parse_model(read_blob(in, "current", path), path + " (current model)");
   checkpoint.best = parse_model(read_blob(in, "best", path), path + " (best model)");
   const ModelConfig& config = checkpoint.current.config;
-  checkpoint.first_moments = moments_from_bytes(read_blob(in, "first_moments", path), config, path);
+  checkpoint.first_moments = parameters_from_bytes(read_blob(in, "first_moments", path), config, path);
   checkpoint.second_moments =
-      moments_from_bytes(read_blob(in, "second_moments", path), config, path);
+      parameters_from_bytes(read_blob(in, "second_moments", path), config, path);
+  const std::string averaged = read_blob(in, "averaged", path);
+  if (!averaged.empty()) checkpoint.averaged = parameters_from_bytes(averaged, config, path);
   return checkpoint;
 }
 

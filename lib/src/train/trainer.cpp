@@ -95,14 +95,26 @@ std::string today() {
 // vectors and stay frozen; the rows before it (the treebank's words) are fine-tuned.
 constexpr const char* kTrainableWordRows = "trainable_word_rows";
 
-// `words` followed by those of `extra` it lacks, in their order ("</s>" of fastText skipped).
-Vocabulary extend_vocabulary(const Vocabulary& words, const std::vector<std::string>& extra) {
-  std::vector<std::string> items = words.items();
+// The treebank's `words` and the pre-trained vectors' words ("</s>" of fastText skipped) in
+// one vocabulary whose trainable rows come first; returns how many rows are trainable. With
+// `freeze_vectors`, only the treebank words without a vector are trainable (they come first,
+// then every word of the vectors file); otherwise all treebank words are, followed by the
+// vectors' words the treebank lacks.
+int merge_vocabularies(Vocabulary& words, const std::vector<std::string>& vector_words,
+                       bool freeze_vectors) {
+  std::unordered_set<std::string> with_vector(vector_words.begin(), vector_words.end());
+  with_vector.erase("</s>");
+  std::vector<std::string> items;
+  for (const std::string& word : words.items()) {
+    if (!freeze_vectors || with_vector.count(word) == 0) items.push_back(word);
+  }
+  const int trainable_rows = static_cast<int>(items.size());
   std::unordered_set<std::string> seen(items.begin(), items.end());
-  for (const std::string& word : extra) {
+  for (const std::string& word : vector_words) {
     if (word != "</s>" && seen.insert(word).second) items.push_back(word);
   }
-  return Vocabulary(std::move(items), "words");
+  words = Vocabulary(std::move(items), "words");
+  return trainable_rows;
 }
 
 // Copies each pre-trained vector into its word's row as it is, after scaling the randomly
@@ -133,6 +145,76 @@ void copy_vectors(const train::PretrainedVectors& vectors, Model& model) {
   }
 }
 
+// The pre-trained vectors of the fine-tuned word rows that have one (--vector-anchor).
+struct VectorAnchors {
+  std::vector<int> rows;
+  std::vector<float> vectors;  // [rows.size(), word_dim]
+};
+
+// Reads the vectors file again (also when resuming, so checkpoints need not carry them).
+VectorAnchors read_vector_anchors(const Model& model, const TrainOptions& options) {
+  VectorAnchors anchors;
+  const auto found = model.training.fields.find(kTrainableWordRows);
+  if (options.vector_anchor <= 0.0f || found == model.training.fields.end()) return anchors;
+  const int trainable_rows = std::stoi(found->second);
+  const train::PretrainedVectors vectors =
+      train::read_pretrained_vectors(options.pretrained_embeddings, options.pretrained_max_words);
+  const std::size_t dim = static_cast<std::size_t>(vectors.dim);
+  for (std::size_t i = 0; i < vectors.words.size(); ++i) {
+    const int row = model.words.find(vectors.words[i]);
+    if (row < 0 || row >= trainable_rows) continue;
+    anchors.rows.push_back(row);
+    anchors.vectors.insert(anchors.vectors.end(), vectors.values.begin() + static_cast<std::ptrdiff_t>(i * dim),
+                           vectors.values.begin() + static_cast<std::ptrdiff_t>((i + 1) * dim));
+  }
+  return anchors;
+}
+
+// row -= rate * (row - vector): like weight decay, but towards the pre-trained vector, so the
+// fine-tuned rows stay in the space of the fixed rows that words unseen in training get.
+void pull_towards_vectors(const VectorAnchors& anchors, float rate, Model& model) {
+  const std::size_t dim = static_cast<std::size_t>(model.config.word_dim);
+  TensorData& table = model.parameters.encoder.word_embedding.data;
+  for (std::size_t a = 0; a < anchors.rows.size(); ++a) {
+    float* row = table.data() + static_cast<std::size_t>(anchors.rows[a]) * dim;
+    const float* vector = anchors.vectors.data() + a * dim;
+    for (std::size_t k = 0; k < dim; ++k) row[k] -= rate * (row[k] - vector[k]);
+  }
+}
+
+// The words of the first self-test that a tagger gets wrong, or "" when all pass. Checked
+// with every precision a loading machine may use, since a model that fails one cannot load.
+std::string first_failed_self_test(const std::vector<const Tagger*>& taggers,
+                                   const std::vector<SelfTest>& self_tests) {
+  for (const SelfTest& test : self_tests) {
+    for (const Tagger* tagger : taggers) {
+      const TagResult result = tagger->tag(test.words);
+      for (std::size_t i = 0; i < test.words.size(); ++i) {
+        if (i >= result.words.size() || result.words[i].upos != test.upos[i]) {
+          std::string words;
+          for (const std::string& word : test.words) words += (words.empty() ? "" : " ") + word;
+          return words;
+        }
+      }
+    }
+  }
+  return "";
+}
+
+// average = d * average + (1 - d) * weights, with d smaller in the first steps so that the
+// random initial weights are soon forgotten.
+void update_average(Parameters& average, const Parameters& weights, const ModelConfig& config,
+                    float decay, std::int64_t step) {
+  const float d = std::min(decay, static_cast<float>(1 + step) / static_cast<float>(10 + step));
+  const auto average_list = train::parameter_list(average, config);
+  const auto weight_list = train::parameter_list(weights, config);
+  for (std::size_t i = 0; i < average_list.size(); ++i) {
+    TensorData& to = average_list[i].tensor->data;
+    const TensorData& from = weight_list[i].tensor->data;
+    for (std::size_t k = 0; k < to.size(); ++k) to[k] = d * to[k] + (1.0f - d) * from[k];
+  }
+}
+
 // Zeroes the gradient of the frozen pre-trained rows, so AdamW leaves them as they are.
 void freeze_pretrained_rows(const Model& model, Parameters& gradients) {
   const auto found = model.training.fields.find(kTrainableWordRows);
@@ -153,7 +235,6 @@ Model initial_model(const std::vector<Sentence>& train, const TrainOptions& opti
   model.config = options.config;
   model.words = train::build_vocabulary(counts.words, options.min_word_count, {"<unk>"}, "words");
   train::PretrainedVectors vectors;
-  const int trainable_word_rows = model.words.size();
   if (!options.pretrained_embeddings.empty()) {
     vectors = train::read_pretrained_vectors(options.pretrained_embeddings,
                                              options.pretrained_max_words);
@@ -162,8 +243,8 @@ Model initial_model(const std::vector<Sentence>& train, const TrainOptions& opti
                        std::to_string(vectors.dim) + " dimensions but --word-dim is " +
                        std::to_string(options.config.word_dim));
     }
-    model.words = extend_vocabulary(model.words, vectors.words);
-    model.training.fields[kTrainableWordRows] = std::to_string(trainable_word_rows);
+    const int trainable_rows = merge_vocabularies(model.words, vectors.words, options.freeze_vectors);
+    model.training.fields[kTrainableWordRows] = std::to_string(trainable_rows);
   }
   model.chars = train::build_vocabulary(counts.chars, options.min_char_count,
                                         {"<pad>", "<unk>", "<w>", "</w>"}, "chars");
@@ -196,6 +277,8 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
   }
   Model& model = state.current;
   const ModelConfig& config = model.config;
+  if (options.average_decay > 0.0f && !state.averaged) state.averaged = model.parameters;
+  const VectorAnchors anchors = read_vector_anchors(model, options);
 
   std::vector<train::Example> examples;
   std::vector<std::size_t> lengths;
@@ -277,9 +360,13 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
           scale(gradients, config, static_cast<float>(options.clip_norm / norm));
         }
       }
-      adam.step(model.parameters, gradients,
-                train::scheduled_learning_rate(options.learning_rate, step, options.warmup_steps,
-                                               total_steps));
+      const float learning_rate = train::scheduled_learning_rate(
+          options.learning_rate, step, options.warmup_steps, total_steps);
+      adam.step(model.parameters, gradients, learning_rate);
+      pull_towards_vectors(anchors, learning_rate * options.vector_anchor, model);
+      if (state.averaged) {
+        update_average(*state.averaged, model.parameters, config, options.average_decay, step);
+      }
       sentences_done += batch.size();
       if (observer.on_progress) {
         const double seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
@@ -294,26 +381,33 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
     summary.seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
     summary.loss = epoch_loss / static_cast<double>(std::max<std::size_t>(1, epoch_words));
     summary.words_per_second = static_cast<double>(epoch_words) / std::max(1e-9, summary.seconds);
+    // The model scored on dev and kept when best: the averaged weights when averaging.
+    Model scored = model;
+    if (state.averaged) scored.parameters = *state.averaged;
     {
-      Model scored = model;
-      scored.self_tests.clear();
-      const Tagger tagger(std::make_shared<const Model>(std::move(scored)));
+      Model tagged = scored;
+      tagged.self_tests.clear();
+      const auto shared = std::make_shared<const Model>(std::move(tagged));
+      const Tagger tagger(shared);
       const Evaluation evaluation = evaluate(tagger, dev, static_cast<int>(thread_count));
       summary.dev_upos = evaluation.upos.accuracy();
       summary.dev_xpos = evaluation.xpos.accuracy();
+      const Tagger float32_tagger(shared, TagPrecision::float32);
+      summary.failed_self_test =
+          first_failed_self_test({&tagger, &float32_tagger}, options.self_tests);
     }
     const double score = summary.dev_upos + summary.dev_xpos;
-    summary.improved = score > state.best_score;
+    summary.improved = score > state.best_score && summary.failed_self_test.empty();
     if (summary.improved) {
       state.best_score = score;
       state.best_epoch = epoch;
-      state.best = model;
+      state.best = std::move(scored);
       state.best.training.fields["dev_upos"] = std::to_string(summary.dev_upos);
       state.best.training.fields["dev_xpos"] = std::to_string(summary.dev_xpos);
       state.best.training.fields["best_epoch"] = std::to_string(epoch);
       state.epochs_without_improvement = 0;
-    } else {
-      ++state.epochs_without_improvement;
+    } else if (summary.failed_self_test.empty()) {
+      ++state.epochs_without_improvement;  // refused epochs (early ones, typically) do not count
     }
     state.epochs_done = epoch;
     state.steps = adam.steps();
@@ -325,6 +419,9 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
     if (observer.on_epoch) observer.on_epoch(summary);
   }
 
+  if (state.best_epoch == 0) {
+    throw InputError("no epoch gave a model that passes every --self-test; none was written");
+  }
   Model best = std::move(state.best);
   TrainingRecord& record = best.training;
   record.fields["corpus"] = options.corpus;
