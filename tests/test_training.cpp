@@ -190,6 +190,18 @@ TEST_CASE("Pre-trained vectors: copied as they are, extra words frozen", "[train
       CHECK(distance(anchored, word) < 0.8 * distance(trained, word));
     }
     CHECK(row(anchored, "zebra") == row(initial, "zebra"));
+
+    // Resumed without the vectors file, the anchors cannot be read: a clear error.
+    const std::string checkpoint = temporary_path("anchor.ckpt");
+    options.checkpoint_path = checkpoint;
+    options.epochs = 1;
+    train_model(treebank, treebank, options);
+    options.resume_path = checkpoint;
+    options.pretrained_embeddings.clear();
+    options.epochs = 2;
+    CHECK_THROWS_WITH(train_model(treebank, treebank, options),
+                      Catch::Contains("--vector-anchor needs the --pretrained-embeddings"));
+    std::remove(checkpoint.c_str());
   }
 
   SECTION("--freeze-vectors: the treebank's words with a vector stay fixed too") {

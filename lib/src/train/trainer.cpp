@@ -91,8 +91,9 @@ std::string today() {
   return text;
 }
 
-// Training-record field: word-embedding rows from this index on came only from pre-trained
-// vectors and stay frozen; the rows before it (the treebank's words) are fine-tuned.
+// Training-record field: word-embedding rows from this index on came from pre-trained vectors
+// and stay frozen; the rows before it (the treebank's words, or with --freeze-vectors those
+// without a vector) are fine-tuned.
 constexpr const char* kTrainableWordRows = "trainable_word_rows";
 
 // The treebank's `words` and the pre-trained vectors' words ("</s>" of fastText skipped) in
@@ -156,6 +157,10 @@ VectorAnchors read_vector_anchors(const Model& model, const TrainOptions& option
   VectorAnchors anchors;
   const auto found = model.training.fields.find(kTrainableWordRows);
   if (options.vector_anchor <= 0.0f || found == model.training.fields.end()) return anchors;
+  if (options.pretrained_embeddings.empty()) {
+    throw InputError("--vector-anchor needs the --pretrained-embeddings file the model was "
+                     "started with (also with --resume), or --vector-anchor 0");
+  }
   const int trainable_rows = std::stoi(found->second);
   const train::PretrainedVectors vectors =
       train::read_pretrained_vectors(options.pretrained_embeddings, options.pretrained_max_words);
@@ -164,8 +169,8 @@ VectorAnchors read_vector_anchors(const Model& model, const TrainOptions& option
     const int row = model.words.find(vectors.words[i]);
     if (row < 0 || row >= trainable_rows) continue;
     anchors.rows.push_back(row);
-    anchors.vectors.insert(anchors.vectors.end(), vectors.values.begin() + static_cast<std::ptrdiff_t>(i * dim),
-                           vectors.values.begin() + static_cast<std::ptrdiff_t>((i + 1) * dim));
+    const auto first = vectors.values.begin() + static_cast<std::ptrdiff_t>(i * dim);
+    anchors.vectors.insert(anchors.vectors.end(), first, first + static_cast<std::ptrdiff_t>(dim));
   }
   return anchors;
 }
