@@ -1,8 +1,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <set>
 
 #include "train/batching.hpp"
+#include "train/derive_seed.hpp"
 
 namespace sawtag {
 
@@ -34,6 +36,23 @@ TEST_CASE("Batches cover every sentence once, hold similar lengths and depend on
 
   CHECK(train::make_batches(lengths, 32, 5) == batches);
   CHECK(train::make_batches(lengths, 32, 6) != batches);
+}
+
+TEST_CASE("Derived seeds differ for every run seed, purpose and point", "[batching]") {
+  // Every random choice of training (initial weights, each epoch's batches, each sentence's
+  // dropout) has its own seed: were they all the same, the run's --seed would change nothing.
+  std::set<std::uint64_t> seeds;
+  std::size_t derived = 0;
+  for (std::uint64_t run : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{1} << 32}) {
+    for (std::uint64_t purpose = 0; purpose < 20; ++purpose) {
+      for (std::uint64_t point = 0; point < 20; ++point) {
+        seeds.insert(train::derive_seed(run, purpose, point));
+        ++derived;
+      }
+    }
+  }
+  CHECK(seeds.size() == derived);
+  CHECK(train::derive_seed(7, 3, 4) == train::derive_seed(7, 3, 4));
 }
 
 }  // namespace sawtag

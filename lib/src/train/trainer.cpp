@@ -16,6 +16,7 @@
 #include "train/adam.hpp"
 #include "train/batching.hpp"
 #include "train/checkpoint.hpp"
+#include "train/derive_seed.hpp"
 #include "train/parameter_list.hpp"
 #include "train/pretrained_vectors.hpp"
 #include "train/schedule.hpp"
@@ -26,16 +27,6 @@ namespace sawtag {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// A seed for one purpose at one point of training, so that every random choice depends only on
-// the run's seed and where it is made (not on threads or on where a run was resumed).
-std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t a, std::uint64_t b = 0) {
-  std::seed_seq sequence{seed, seed >> 32, a, a >> 32, b, b >> 32};
-  std::uint64_t result = 0;
-  sequence.generate(reinterpret_cast<std::uint32_t*>(&result),
-                    reinterpret_cast<std::uint32_t*>(&result) + 2);
-  return result;
-}
 
 train::Example make_example(const Model& model, const Sentence& sentence) {
   train::Example example;
@@ -259,7 +250,7 @@ Model initial_model(const std::vector<Sentence>& train, const TrainOptions& opti
   sync_vocabulary_sizes(model);
   validate(model.config);
   model.parameters = zero_parameters(model.config);
-  initialize_parameters(model.parameters, model.config, derive_seed(options.seed, 0));
+  initialize_parameters(model.parameters, model.config, train::derive_seed(options.seed, 0));
   if (!vectors.words.empty()) copy_vectors(vectors, model);
   return model;
 }
@@ -317,8 +308,8 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
   for (int epoch = state.epochs_done + 1; epoch <= options.epochs; ++epoch) {
     if (state.epochs_without_improvement >= options.patience) break;
     const auto epoch_start = Clock::now();
-    const auto batches =
-        train::make_batches(lengths, options.batch_size, derive_seed(options.seed, 1, epoch));
+    const auto batches = train::make_batches(lengths, options.batch_size,
+                                             train::derive_seed(options.seed, 1, epoch));
     double epoch_loss = 0.0;
     std::size_t epoch_words = 0;
     std::size_t sentences_done = 0;
@@ -334,7 +325,8 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
             train::zero(thread_gradients[t], config);
             thread_losses[t] = 0.0;
             for (std::size_t i = t; i < batch.size(); i += thread_count) {
-              std::mt19937_64 rng(derive_seed(options.seed, 2 + static_cast<std::uint64_t>(step), i));
+              std::mt19937_64 rng(
+                  train::derive_seed(options.seed, 2 + static_cast<std::uint64_t>(step), i));
               train::Example example = examples[batch[i]];
               drop_words(example, word_counts, options.word_dropout, rng);
               thread_losses[t] += train::accumulate_gradients(model, example, step_options, rng,
