@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <exception>
+#include <functional>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -150,8 +152,7 @@ class ChunkProcessor {
     for (const Part& part : parts_) {
       for (const Sentence& sentence : part.sentences) forms.push_back(forms_of(sentence));
     }
-    std::vector<TagResult> results = tagging_.tagger->tag_batch(forms, tagging_.tag_options);
-    forms = {};
+    std::vector<TagResult> results = tag(std::move(forms));
     auto next = results.begin();
     for (Part& part : parts_) {
       const auto end = next + static_cast<std::ptrdiff_t>(part.sentences.size());
@@ -162,6 +163,36 @@ class ChunkProcessor {
     }
     parts_.clear();
     parts_bytes_ = 0;
+  }
+
+  // Tags `sentences` a batch (TagOptions::batch_words) at a time, the batches shared with the
+  // pool's threads that come free. Tags do not depend on how sentences are batched.
+  std::vector<TagResult> tag(std::vector<std::vector<std::string>> sentences) const {
+    const Tagger& tagger = *tagging_.tagger;
+    const TagOptions& options = tagging_.tag_options;
+    if (tagging_.pool == nullptr) return tagger.tag_batch(sentences, options);
+    std::vector<TagResult> results(sentences.size());
+    std::vector<std::function<void()>> batches;
+    std::size_t first = 0;
+    while (first < sentences.size()) {
+      std::size_t last = first;
+      std::size_t words = 0;
+      while (last < sentences.size() &&
+             (last == first ||
+              words + sentences[last].size() <= static_cast<std::size_t>(options.batch_words))) {
+        words += sentences[last++].size();
+      }
+      batches.emplace_back([&, first, last] {
+        const std::vector<std::vector<std::string>> batch(
+            std::make_move_iterator(sentences.begin() + first),
+            std::make_move_iterator(sentences.begin() + last));
+        std::vector<TagResult> tagged = tagger.tag_batch(batch, options);
+        std::move(tagged.begin(), tagged.end(), results.begin() + first);
+      });
+      first = last;
+    }
+    tagging_.pool->run_all(std::move(batches));
+    return results;
   }
 
   void write(Part& part, std::vector<TagResult>& results) {

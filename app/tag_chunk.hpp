@@ -12,6 +12,7 @@
 #include "sawtag/sentence.hpp"
 #include "sawtag/tagger.hpp"
 #include "sawtag/tokenizer.hpp"
+#include "thread_pool.hpp"
 
 namespace sawtag::cli {
 
@@ -70,6 +71,9 @@ struct ChunkTagging {
   // Chunk::before, that is for the chunk before to be tokenized.
   bool numbers_shown = false;
   AttentionWriter* attention = nullptr;  // not thread-safe: chunks then go one at a time
+  // A chunk's batches are shared with this pool's threads when they come free (nullptr: all
+  // on the calling thread), so that the last chunks of an input do not leave threads idle.
+  ThreadPool* pool = nullptr;
 };
 
 // Tokenizes, tags and formats `chunk` into chunk.output, freeing what it is done with as it

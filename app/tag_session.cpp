@@ -49,6 +49,7 @@ TagSession::TagSession(const Tagger& tagger, const TagSessionOptions& options, O
       reading_(std::make_unique<Chunk>()) {
   tagging_.tagger = &tagger;
   tagging_.tokenizer = &tokenizer_;
+  tagging_.pool = pool_;
   tagging_.tag_options.top_k = options.output.top_k;
   tagging_.tag_options.capture_attention = attention_output != nullptr;
   tagging_.tag_options.batch_words = options.batch_words;

@@ -1,5 +1,9 @@
 #include "thread_pool.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <memory>
 #include <utility>
 
 namespace sawtag::cli {
@@ -26,6 +30,48 @@ std::future<void> ThreadPool::submit(std::function<void()> task) {
   }
   wake_.notify_one();
   return done;
+}
+
+namespace {
+
+// The tasks of one run_all() call, taken in order by whichever thread asks next.
+struct SharedTasks {
+  std::vector<std::function<void()>> tasks;
+  std::atomic<std::size_t> next{0};
+  std::mutex mutex;
+  std::condition_variable all_done;
+  std::size_t done = 0;
+  std::exception_ptr error;
+
+  // Runs tasks until none is left to start.
+  void take() {
+    for (std::size_t t; (t = next.fetch_add(1)) < tasks.size();) {
+      std::exception_ptr thrown;
+      try {
+        tasks[t]();
+      } catch (...) {
+        thrown = std::current_exception();
+      }
+      const std::lock_guard<std::mutex> lock(mutex);
+      if (thrown && !error) error = thrown;
+      if (++done == tasks.size()) all_done.notify_all();
+    }
+  }
+};
+
+}  // namespace
+
+void ThreadPool::run_all(std::vector<std::function<void()>> tasks) {
+  if (tasks.empty()) return;
+  // Shared: a helper may start after this call has returned, and then finds nothing to do.
+  auto shared = std::make_shared<SharedTasks>();
+  shared->tasks = std::move(tasks);
+  const std::size_t helpers = std::min(shared->tasks.size() - 1, threads_.size());
+  for (std::size_t h = 0; h < helpers; ++h) submit([shared] { shared->take(); });
+  shared->take();
+  std::unique_lock<std::mutex> lock(shared->mutex);
+  shared->all_done.wait(lock, [&] { return shared->done == shared->tasks.size(); });
+  if (shared->error) std::rethrow_exception(shared->error);
 }
 
 void ThreadPool::work() {

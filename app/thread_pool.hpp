@@ -24,6 +24,12 @@ class ThreadPool {
   // The future becomes ready when `task` has run, and rethrows what it threw.
   std::future<void> submit(std::function<void()> task);
 
+  // Runs every task, on this thread and on any pool threads that come free meanwhile, and
+  // returns when all have run; rethrows the first exception a task threw. May be called from
+  // a pool thread: this thread takes every task no other has started, and only ever waits for
+  // tasks that are running, so it cannot wait for itself.
+  void run_all(std::vector<std::function<void()>> tasks);
+
  private:
   void work();
 
