@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -292,6 +293,43 @@ TEST_CASE("model file: \\u escapes and base64-looking strings outside tensors", 
     CHECK(loaded.training.fields.at("corpus") == "random test model");
     require_same_tensors(model, loaded);
   }
+}
+
+TEST_CASE("model file: the vocabulary's words read the same by the fast reader and the parser",
+          "[model_file]") {
+  Model model = full_model();
+  model.words = Vocabulary({"<unk>", "say \"hi\"", "back\\slash", "a/b", "tab\there", "caf\xC3\xA9",
+                            "\xE6\x97\xA5", "base64:#0", "base64:QUJD", "sawtag:cut-words",
+                            "\"vocabularies\": {\"words\":[", ","},
+                           "words");
+  model.training.fields["placeholder"] = "sawtag:cut-words";
+  const std::string fast = serialize_model(model);
+  // The layout the fast reader looks for; the parser's compact dump has none.
+  REQUIRE(fast.find("\"vocabularies\": {\"words\":[") != std::string::npos);
+  const std::string compact = Json::parse(fast).dump();
+  std::string escaped = fast;  // a "\u" escape: the whole file goes to the parser
+  escaped.replace(escaped.find("caf\xC3\xA9"), 5, "caf\\u00e9");
+  for (const std::string& text : {fast, compact, escaped}) {
+    const Model loaded = parse_model(text, "memory");
+    require_same_model(model, loaded);
+    CHECK(loaded.training.fields.at("placeholder") == "sawtag:cut-words");
+  }
+
+  // Errors in the words read the same either way.
+  std::string duplicate = fast;
+  duplicate.replace(duplicate.find("\"a/b\""), 5, "\",\"");
+  CHECK_THAT(load_error(duplicate),
+             Equals("bad.json: vocabularies.words has a duplicate entry ',' at index 11"));
+  CHECK(load_error(Json::parse(duplicate).dump()) == load_error(duplicate));
+  std::string missing_comma = fast;
+  const std::size_t comma = missing_comma.find("\"a/b\",") + 5;
+  missing_comma[comma] = ' ';
+  const std::size_t line = 1 + static_cast<std::size_t>(std::count(
+                                   missing_comma.begin(), missing_comma.begin() + comma, '\n'));
+  CHECK_THAT(load_error(missing_comma),
+             StartsWith("bad.json: not valid JSON: parse error at line " + std::to_string(line)));
+  CHECK_THAT(load_error(edited([](Json& d) { d["vocabularies"]["words"] = "sawtag:cut-words"; })),
+             Equals("bad.json: vocabularies.words: expected an array, got string"));
 }
 
 // ---- The frozen file -----------------------------------------------------------------------

@@ -4,8 +4,10 @@
 // Loading a ~20 MB model must take well under 100 ms, and nlohmann's lexer copies strings one
 // character at a time. So before parsing, the big base64 payloads are cut out of the text and
 // replaced by short placeholders ("base64:#3"); after parsing, each tensor's data is decoded
-// straight from the original text into its float vector. Files the cut cannot handle exactly
-// (any "\u" escape, a payload with a character outside the alphabet) are parsed as they are.
+// straight from the original text into its float vector. The vocabulary's words (100,000
+// strings) are cut out too and read by a reader for just an array of strings. Files the cut
+// cannot handle exactly (any "\u" escape, a payload with a character outside the alphabet)
+// are parsed as they are.
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -34,6 +36,7 @@
 
 #include "io/base64.hpp"
 #include "io/float16.hpp"
+#include "io/string_array.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/model.hpp"
 
@@ -51,6 +54,8 @@ constexpr std::string_view kFloat32 = "float32";
 constexpr std::string_view kFloat16 = "float16";
 constexpr std::string_view kInt8 = "int8";
 constexpr std::size_t kMaxQuoted = 80;  // longest piece of the file quoted in a message
+// What stands for vocabularies.words in a cut document (cut_payloads).
+constexpr std::string_view kWordsPlaceholder = "\"sawtag:cut-words\"";
 
 // The one list of config fields, used by both the reader and the writer. The four vocabulary
 // sizes are not stored: they are derived from the lists.
@@ -123,6 +128,8 @@ struct CutDocument {
   std::string text;
   std::vector<std::string_view> payloads;  // views into the original text
   std::vector<Cut> cuts;
+  // vocabularies.words, when it was cut out: `text` holds kWordsPlaceholder in its place.
+  std::optional<std::vector<std::string>> words;
 
   // Position in the original text of position `at` of `text`.
   std::size_t original_position(std::size_t at) const {
@@ -144,17 +151,41 @@ struct CutDocument {
 // for their end, once for backslashes; "\u" is looked for in the cut text only, which holds
 // every other character of the file (a payload is preceded by ':' and followed by '"', so no
 // "\u" spans a cut).
+//
+// The words are cut where the writer puts them, before the first payload, as
+// "vocabularies": {"words":[...]. An unescaped quote followed by that can only be the key
+// "vocabularies" in valid JSON; one that is not top-level is refused by check_known_fields.
+// The array is replaced by kWordsPlaceholder, a string where an array belongs: only the top-level
+// field may read as the cut words (read_vocabulary). Words the array reader leaves to the parser
+// ("\u", invalid UTF-8) stay in the text, and its "\u" check then has the whole file parsed.
 std::optional<CutDocument> cut_payloads(std::string_view text) {
   constexpr std::string_view kMarker = "\"base64:";
+  constexpr std::string_view kWordsKey = "\"vocabularies\": {\"words\":";
+  const auto escaped = [&](std::size_t quote) {  // the quote at text[quote] is escaped
+    std::size_t backslashes = 0;
+    while (backslashes < quote && text[quote - 1 - backslashes] == '\\') ++backslashes;
+    return backslashes % 2 == 1;
+  };
   CutDocument cut;
   std::size_t copied = 0;
   std::size_t position = 0;
+  const std::size_t words_key = text.substr(0, text.find(kMarker)).find(kWordsKey);
+  if (words_key != std::string_view::npos && !escaped(words_key)) {
+    const std::size_t begin = words_key + kWordsKey.size();
+    std::size_t end = 0;
+    if (auto words = json::read_string_array(text, begin, &end)) {
+      cut.text.append(text.substr(0, begin));
+      cut.cuts.push_back({cut.text.size(), kWordsPlaceholder.size(), end - begin});
+      cut.text += kWordsPlaceholder;
+      cut.words = std::move(words);
+      copied = position = end;
+    }
+  }
   while ((position = text.find(kMarker, position)) != std::string_view::npos) {
-    std::size_t backslashes = 0;
-    while (backslashes < position && text[position - 1 - backslashes] == '\\') ++backslashes;
+    const bool is_escaped = escaped(position);
     const std::size_t begin = position + kMarker.size();
     position = begin;
-    if (backslashes % 2 == 1) continue;  // an escaped quote inside some other string
+    if (is_escaped) continue;  // an escaped quote inside some other string
     const std::size_t end = text.find('"', begin);
     if (end == std::string_view::npos) return std::nullopt;  // truncated: let the parser say so
     if (std::memchr(text.data() + begin, '\\', end - begin) != nullptr) return std::nullopt;
@@ -432,9 +463,16 @@ class ModelReader {
     }
   }
 
-  Vocabulary read_vocabulary(const Json& section, const char* key, const std::string& path) const {
+  Vocabulary read_vocabulary(const Json& section, const char* key, const std::string& path) {
     const std::string full_path = join(path, key);
-    std::vector<std::string> items = read_strings(member(section, key, path), full_path);
+    const Json& value = member(section, key, path);
+    std::vector<std::string> items;
+    if (full_path == "vocabularies.words" && cut_ && cut_->words && is_words_placeholder(value)) {
+      items = std::move(*cut_->words);
+      cut_->words.reset();
+    } else {
+      items = read_strings(value, full_path);
+    }
     try {
       return Vocabulary(std::move(items), full_path);
     } catch (const ModelError& error) {  // a duplicate entry
@@ -456,7 +494,13 @@ class ModelReader {
     }
   }
 
-  void read_vocabularies(const Json& document, Model& model) const {
+  static bool is_words_placeholder(const Json& value) {
+    return value.is_string() &&
+           value.get_ref<const std::string&>() ==
+               kWordsPlaceholder.substr(1, kWordsPlaceholder.size() - 2);
+  }
+
+  void read_vocabularies(const Json& document, Model& model) {
     const Json& vocabularies = member(document, "vocabularies", "");
     check_known_fields(vocabularies, "vocabularies", {"words", "chars"});
     model.words = read_vocabulary(vocabularies, "words", "vocabularies");
@@ -551,9 +595,10 @@ class ModelReader {
             if (&tensor == &model.parameters.encoder.word_embedding) {
               std::optional<QuantizedRows>* kept =
                   word_table_ == Int8WordTable::keep ? &model.word_embedding_int8 : nullptr;
-              word_embedding = std::async(std::launch::async, [=, &tensor, this] {
-                read_tensor(*found, name, expected_shape, tensor, kept);
-              });
+              word_embedding = std::async(
+                  std::launch::async, [this, found, name, expected_shape, &tensor, kept] {
+                    read_tensor(*found, name, expected_shape, tensor, kept);
+                  });
             } else {
               read_tensor(*found, name, expected_shape, tensor);
             }

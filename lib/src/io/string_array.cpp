@@ -1,0 +1,106 @@
+#include "io/string_array.hpp"
+
+namespace sawtag::json {
+namespace {
+
+bool is_whitespace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// The length of the well-formed UTF-8 sequence at text[at] (a byte >= 0x80), or 0. The table of
+// RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF.
+std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
+  const auto byte = [&](std::size_t i) {
+    return at + i < text.size() ? static_cast<unsigned char>(text[at + i]) : 0;
+  };
+  const auto in = [](unsigned char value, unsigned char low, unsigned char high) {
+    return value >= low && value <= high;
+  };
+  const unsigned char lead = byte(0);
+  if (in(lead, 0xC2, 0xDF)) return in(byte(1), 0x80, 0xBF) ? 2 : 0;
+  if (in(lead, 0xE0, 0xEF)) {
+    const unsigned char low = lead == 0xE0 ? 0xA0 : 0x80;
+    const unsigned char high = lead == 0xED ? 0x9F : 0xBF;
+    return in(byte(1), low, high) && in(byte(2), 0x80, 0xBF) ? 3 : 0;
+  }
+  if (in(lead, 0xF0, 0xF4)) {
+    const unsigned char low = lead == 0xF0 ? 0x90 : 0x80;
+    const unsigned char high = lead == 0xF4 ? 0x8F : 0xBF;
+    return in(byte(1), low, high) && in(byte(2), 0x80, 0xBF) && in(byte(3), 0x80, 0xBF) ? 4 : 0;
+  }
+  return 0;
+}
+
+// The escaped character of "\<c>", or 0 for one left to a full parser ("\u") or invalid.
+char unescaped(char c) {
+  switch (c) {
+    case '"': return '"';
+    case '\\': return '\\';
+    case '/': return '/';
+    case 'b': return '\b';
+    case 'f': return '\f';
+    case 'n': return '\n';
+    case 'r': return '\r';
+    case 't': return '\t';
+    default: return 0;
+  }
+}
+
+// Reads the string whose opening quote is at text[*at]; *at ends after its closing quote.
+bool read_string(std::string_view text, std::size_t* at, std::string& out) {
+  std::size_t i = *at + 1;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == '"') {
+      *at = i + 1;
+      return true;
+    }
+    if (c < 0x20) return false;
+    if (c == '\\') {
+      const char escaped = i + 1 < text.size() ? unescaped(text[i + 1]) : 0;
+      if (escaped == 0) return false;
+      out += escaped;
+      i += 2;
+    } else if (c < 0x80) {
+      out += static_cast<char>(c);
+      ++i;
+    } else {
+      const std::size_t length = utf8_sequence_length(text, i);
+      if (length == 0) return false;
+      out.append(text, i, length);
+      i += length;
+    }
+  }
+  return false;  // no closing quote
+}
+
+std::size_t skip_whitespace(std::string_view text, std::size_t at) {
+  while (at < text.size() && is_whitespace(text[at])) ++at;
+  return at;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> read_string_array(std::string_view text, std::size_t begin,
+                                                          std::size_t* end) {
+  if (begin >= text.size() || text[begin] != '[') return std::nullopt;
+  std::vector<std::string> strings;
+  std::size_t at = skip_whitespace(text, begin + 1);
+  if (at < text.size() && text[at] == ']') {
+    *end = at + 1;
+    return strings;
+  }
+  while (at < text.size() && text[at] == '"') {
+    std::string& string = strings.emplace_back();
+    if (!read_string(text, &at, string)) return std::nullopt;
+    at = skip_whitespace(text, at);
+    if (at >= text.size()) return std::nullopt;
+    if (text[at] == ']') {
+      *end = at + 1;
+      return strings;
+    }
+    if (text[at] != ',') return std::nullopt;
+    at = skip_whitespace(text, at + 1);
+  }
+  return std::nullopt;
+}
+
+}  // namespace sawtag::json
