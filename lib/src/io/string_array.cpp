@@ -3,6 +3,12 @@
 namespace sawtag::json {
 namespace {
 
+// A character a string holds as it is: ASCII, not a control character, quote or backslash.
+bool is_plain(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  return byte >= 0x20 && byte < 0x80 && byte != '"' && byte != '\\';
+}
+
 bool is_whitespace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // The length of the well-formed UTF-8 sequence at text[at] (a byte >= 0x80), or 0. The table of
@@ -59,9 +65,10 @@ bool read_string(std::string_view text, std::size_t* at, std::string& out) {
       if (escaped == 0) return false;
       out += escaped;
       i += 2;
-    } else if (c < 0x80) {
-      out += static_cast<char>(c);
-      ++i;
+    } else if (c < 0x80) {  // a run of plain characters, appended at once
+      const std::size_t run = i;
+      while (i < text.size() && is_plain(text[i])) ++i;
+      out.append(text, run, i - run);
     } else {
       const std::size_t length = utf8_sequence_length(text, i);
       if (length == 0) return false;
