@@ -53,10 +53,10 @@ TEST_CASE("The shipped model tags 'I saw a saw' right", "[shipped]") {
   CHECK(result.words[3].xpos == "NN");
 }
 
-// The training issue's target, which the shipped model meets (dev UPOS 95.31, XPOS 94.67, see
-// models/MODEL_CARD.md); XPOS is guarded too, with the same margin below the model's figure.
+// The training issue's target, which the shipped model meets (dev UPOS 95.49, XPOS 94.86, see
+// models/MODEL_CARD.md); XPOS is guarded too, about as far below the model's figure.
 constexpr double kMinimumDevUpos = 95.0;
-constexpr double kMinimumDevXpos = 94.35;
+constexpr double kMinimumDevXpos = 94.4;
 
 TEST_CASE("The shipped model keeps its UPOS and XPOS accuracy on EWT dev", "[shipped]") {
   const std::string dev_path = ewt_directory() + "/en_ewt-ud-dev.conllu";
