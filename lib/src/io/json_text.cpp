@@ -8,8 +8,8 @@ namespace {
 
 constexpr const char* kReplacementCharacter = "\xEF\xBF\xBD";  // U+FFFD
 
-// Length of the valid UTF-8 sequence starting at text[i], or 0 when it is invalid
-// (bad lead byte, missing continuation, overlong form, surrogate, beyond U+10FFFF).
+}  // namespace
+
 std::size_t valid_sequence_length(std::string_view text, std::size_t i) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
   const unsigned char lead = byte(i);
@@ -37,8 +37,6 @@ std::size_t valid_sequence_length(std::string_view text, std::size_t i) {
   }
   return length;
 }
-
-}  // namespace
 
 void append_json_string(std::string& out, std::string_view text) {
   out += '"';

@@ -2,12 +2,17 @@
 // nlohmann/json.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
 #include "sawtag/sentence.hpp"
 
 namespace sawtag {
+
+// Length of the valid UTF-8 sequence starting at text[i] (1 for ASCII), or 0 when it is
+// invalid: bad lead byte, missing continuation, overlong form, surrogate, beyond U+10FFFF.
+std::size_t valid_sequence_length(std::string_view text, std::size_t i);
 
 // Appends `text` as a JSON string literal: "say \"hi\"\n" -> "\"say \\\"hi\\\"\\n\"".
 // Invalid UTF-8 bytes become U+FFFD so the document stays valid.

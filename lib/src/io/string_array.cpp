@@ -1,5 +1,7 @@
 #include "io/string_array.hpp"
 
+#include "io/json_text.hpp"
+
 namespace sawtag::json {
 namespace {
 
@@ -10,30 +12,6 @@ bool is_plain(char c) {
 }
 
 bool is_whitespace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-// The length of the well-formed UTF-8 sequence at text[at] (a byte >= 0x80), or 0. The table of
-// RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF.
-std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
-  const auto byte = [&](std::size_t i) {
-    return at + i < text.size() ? static_cast<unsigned char>(text[at + i]) : 0;
-  };
-  const auto in = [](unsigned char value, unsigned char low, unsigned char high) {
-    return value >= low && value <= high;
-  };
-  const unsigned char lead = byte(0);
-  if (in(lead, 0xC2, 0xDF)) return in(byte(1), 0x80, 0xBF) ? 2 : 0;
-  if (in(lead, 0xE0, 0xEF)) {
-    const unsigned char low = lead == 0xE0 ? 0xA0 : 0x80;
-    const unsigned char high = lead == 0xED ? 0x9F : 0xBF;
-    return in(byte(1), low, high) && in(byte(2), 0x80, 0xBF) ? 3 : 0;
-  }
-  if (in(lead, 0xF0, 0xF4)) {
-    const unsigned char low = lead == 0xF0 ? 0x90 : 0x80;
-    const unsigned char high = lead == 0xF4 ? 0x8F : 0xBF;
-    return in(byte(1), low, high) && in(byte(2), 0x80, 0xBF) && in(byte(3), 0x80, 0xBF) ? 4 : 0;
-  }
-  return 0;
-}
 
 // The escaped character of "\<c>", or 0 for one left to a full parser ("\u") or invalid.
 char unescaped(char c) {
@@ -70,7 +48,7 @@ bool read_string(std::string_view text, std::size_t* at, std::string& out) {
       while (i < text.size() && is_plain(text[i])) ++i;
       out.append(text, run, i - run);
     } else {
-      const std::size_t length = utf8_sequence_length(text, i);
+      const std::size_t length = valid_sequence_length(text, i);
       if (length == 0) return false;
       out.append(text, i, length);
       i += length;
