@@ -17,7 +17,8 @@ TEST_CASE("AdamW's first step equals its closed form", "[adam]") {
   const train::AdamOptions options{0.9f, 0.98f, 1e-8f, 0.01f};
   train::AdamW adam(config, options);
   const float learning_rate = 0.002f;
-  adam.step(weights, gradients, learning_rate);
+  adam.step(weights, gradients, learning_rate,
+            train::trainable_sizes(weights, config, static_cast<std::size_t>(config.word_vocab_size)));
 
   // After one step the bias-corrected moments are g and g^2, so every weight moves by
   // lr * g / (|g| + eps) (a step of lr against the gradient's sign) plus lr * decay * w.
@@ -35,6 +36,39 @@ TEST_CASE("AdamW's first step equals its closed form", "[adam]") {
     }
   }
   REQUIRE(adam.steps() == 1);
+}
+
+TEST_CASE("AdamW leaves frozen word rows and their moments untouched", "[adam]") {
+  const Model model = testing::make_random_model();
+  const ModelConfig& config = model.config;
+  Parameters weights = model.parameters;
+  const Parameters gradients = testing::make_random_model(config, 7).parameters;
+  train::AdamW adam(config, {0.9f, 0.98f, 1e-8f, 0.01f});
+  const std::size_t first_frozen = 3;
+  const auto sizes = train::trainable_sizes(weights, config, first_frozen);
+  adam.step(weights, gradients, 0.002f, sizes);
+  adam.step(weights, gradients, 0.002f, sizes);
+  const TensorData& before = model.parameters.encoder.word_embedding.data;
+  const TensorData& after = weights.encoder.word_embedding.data;
+  const TensorData& moments = adam.second_moments().encoder.word_embedding.data;
+  const std::size_t boundary = first_frozen * static_cast<std::size_t>(config.word_dim);
+  REQUIRE(boundary < before.size());
+  for (std::size_t k = 0; k < before.size(); ++k) {
+    INFO(k);
+    if (k < boundary) {
+      CHECK(after[k] != before[k]);
+      CHECK(moments[k] > 0.0f);
+    } else {
+      CHECK(after[k] == before[k]);
+      CHECK(moments[k] == 0.0f);
+    }
+  }
+  // Every other tensor is trainable in full.
+  const auto list = train::parameter_list(weights, config);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (list[i].tensor == &weights.encoder.word_embedding) continue;
+    CHECK(sizes[i] == list[i].tensor->data.size());
+  }
 }
 
 TEST_CASE("Weight decay applies to linear weights only", "[adam]") {

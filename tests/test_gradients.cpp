@@ -290,24 +290,35 @@ double cross_entropy(const Matrix& logits, const std::vector<int>& targets, doub
   return total;
 }
 
-// The whole model's loss (UPOS + XPOS cross-entropy with label smoothing) against every tensor.
-void check_whole_model(float dropout_rate) {
+// The whole model's loss (UPOS + XPOS cross-entropy with label smoothing) against every tensor,
+// for one sentence or for a batch of sentences stacked in one matrix (each with its own
+// dropout generator).
+void check_whole_model(float dropout_rate, const std::vector<std::vector<std::string>>& sentences) {
   Model model = testing::make_random_model(testing::tiny_config(), 5);
-  const std::vector<std::string> sentence = {"I", "saw", "a", "Dog", "do", "n't", "!"};
   std::vector<WordFeatures> words;
-  for (const std::string& word : sentence) words.push_back(word_features(model, word));
-  const std::vector<int> upos_targets = {10, 15, 5, 7, 3, -1, 12};
-  const std::vector<int> xpos_targets = {0, 1, 2, 3, 5, 6, 4};
+  std::vector<int> lengths;
+  for (const auto& sentence : sentences) {
+    for (const std::string& word : sentence) words.push_back(word_features(model, word));
+    lengths.push_back(static_cast<int>(sentence.size()));
+  }
+  const nn::Segments segments(lengths);
+  std::vector<int> upos_targets;
+  std::vector<int> xpos_targets;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    upos_targets.push_back(i % 6 == 5 ? -1 : static_cast<int>((i * 7 + 10) % 17));
+    xpos_targets.push_back(static_cast<int>(i % 7));
+  }
   constexpr float kSmoothing = 0.1f;
   constexpr std::uint64_t kDropoutSeed = 99;
-  // The same seed before every forward pass gives the same dropout masks, so the loss is a
+  // The same seeds before every forward pass give the same dropout masks, so the loss is a
   // deterministic function of the weights even with dropout on.
   const auto forward = [&](nn::NetworkCache* cache) {
-    std::mt19937_64 random(kDropoutSeed);
+    std::vector<std::mt19937_64> generators;
+    for (std::size_t s = 0; s < sentences.size(); ++s) generators.emplace_back(kDropoutSeed + s);
     nn::ForwardOptions options;
     options.dropout_rate = dropout_rate;
-    options.random = &random;
-    return nn::network_forward(model.parameters, model.config, words, options, cache);
+    for (auto& generator : generators) options.random.push_back(&generator);
+    return nn::network_forward(model.parameters, model.config, words, segments, options, cache);
   };
   // The loss in double from the float logits (tagging_loss returns float, whose rounding at
   // a loss of ~30 would alone be ~1e-3 of a gradient here).
@@ -346,13 +357,19 @@ void check_whole_model(float dropout_rate) {
   CHECK(checked == 2 + 2 * 2 + 1 + 2 + 2 * (2 + 8 + 1 + 2 + 4) + 2 + 4);
 }
 
+const std::vector<std::string> kOneSentence = {"I", "saw", "a", "Dog", "do", "n't", "!"};
+
 TEST_CASE("whole-model loss: every tensor against finite differences, dropout off",
           "[gradients]") {
-  check_whole_model(0.0f);
+  check_whole_model(0.0f, {kOneSentence});
 }
 
 TEST_CASE("whole-model loss with dropout masks held fixed", "[gradients]") {
-  check_whole_model(0.3f);
+  check_whole_model(0.3f, {kOneSentence});
+}
+
+TEST_CASE("whole-model loss of a batch of three sentences, with dropout", "[gradients]") {
+  check_whole_model(0.3f, {kOneSentence, {"Seattle"}, {"Can", "you", "can", "a", "can", "?"}});
 }
 
 TEST_CASE("backward accumulates into the gradients", "[gradients]") {

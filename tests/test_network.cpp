@@ -210,7 +210,7 @@ TEST_CASE("training-mode dropout is driven only by the random generator passed i
     std::mt19937_64 random(seed);
     nn::ForwardOptions options;
     options.dropout_rate = rate;
-    options.random = &random;
+    options.random = {&random};
     nn::NetworkCache cache;
     return nn::network_forward(model.parameters, model.config, words, options, &cache).upos_logits;
   };

@@ -11,27 +11,36 @@
 #include <vector>
 
 #include "nn/matrix.hpp"
+#include "nn/segments.hpp"
 #include "sawtag/config.hpp"
 #include "sawtag/parameters.hpp"
 
 namespace sawtag::nn {
 
+// Rows are the words of every sentence of a batch (nn/segments.hpp); a word attends only to
+// the words of its own sentence.
 struct AttentionCache {
-  Matrix input;                       // [n, d_model]: x, the input of the Q, K, V projections
-  Matrix queries;                     // [n, d_model]: x W_q + b_q
-  Matrix keys;                        // [n, d_model]
-  Matrix values;                      // [n, d_model]
-  std::vector<Matrix> probabilities;  // num_heads x [n, n]: alpha of each head
-  Matrix heads;                       // [n, d_model]: concatenated head outputs (input of W_o)
+  Segments segments;
+  Matrix input;    // [rows, d_model]: x, the input of the Q, K, V projections
+  Matrix queries;  // [rows, d_model]: x W_q + b_q
+  Matrix keys;     // [rows, d_model]
+  Matrix values;   // [rows, d_model]
+  // sentences x num_heads of [n_s, n_s]: alpha of head h of sentence s at [s * num_heads + h].
+  std::vector<Matrix> probabilities;
+  Matrix heads;  // [rows, d_model]: concatenated head outputs (input of W_o)
 };
 
-// x: [n, d_model] -> [n, d_model]. With `cache`, everything backward needs is kept there
-// (including the attention probabilities, cache->probabilities[h]).
+// x: [rows, d_model] -> [rows, d_model]. With `cache`, everything backward needs is kept there
+// (including the attention probabilities).
+Matrix attention_forward(const AttentionParameters& parameters, const ModelConfig& config,
+                         const Matrix& x, const Segments& segments, AttentionCache* cache);
+
+// One sentence: x: [n, d_model] -> [n, d_model]; cache->probabilities[h] is head h's alpha.
 Matrix attention_forward(const AttentionParameters& parameters, const ModelConfig& config,
                          const Matrix& x, AttentionCache* cache);
 
-// d_y: [n, d_model] -> d_x: [n, d_model]; adds into the gradients of W_q, W_k, W_v, W_o, their
-// biases and the relative bias.
+// d_y: [rows, d_model] -> d_x: [rows, d_model]; adds into the gradients of W_q, W_k, W_v, W_o,
+// their biases and the relative bias.
 Matrix attention_backward(const AttentionParameters& parameters, const ModelConfig& config,
                           const AttentionCache& cache, const Matrix& d_y,
                           AttentionParameters& gradients);

@@ -9,8 +9,9 @@ namespace sawtag::nn {
 
 struct FeedForwardCache {
   Matrix input;      // [n, d_model]
-  Matrix hidden;     // [n, d_ff]: x W_1 + b_1, before GELU
-  Matrix activated;  // [n, d_ff]: GELU(hidden)
+  Matrix hidden;      // [n, d_ff]: x W_1 + b_1, before GELU
+  Matrix cumulative;  // [n, d_ff]: Phi(hidden), kept for GELU's derivative
+  Matrix activated;   // [n, d_ff]: GELU(hidden) = hidden * Phi(hidden)
 };
 
 // x: [n, d_model] -> [n, d_model].
@@ -22,8 +23,10 @@ Matrix feed_forward_backward(const FeedForwardParameters& parameters,
                              const FeedForwardCache& cache, const Matrix& d_y,
                              FeedForwardParameters& gradients);
 
-// Elementwise, any shape: GELU(z) and its derivative Phi(z) + z phi(z).
+// Elementwise, any shape: Phi(z), the standard normal's cumulative distribution; GELU(z) =
+// z Phi(z); and GELU's derivative Phi(z) + z phi(z), given Phi(z).
+Matrix normal_cumulative(const Matrix& z);
 Matrix gelu(const Matrix& z);
-Matrix gelu_derivative(const Matrix& z);
+Matrix gelu_derivative(const Matrix& z, const Matrix& cumulative);
 
 }  // namespace sawtag::nn

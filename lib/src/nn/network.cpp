@@ -6,11 +6,12 @@
 namespace sawtag::nn {
 
 Matrix encoder_forward(const EncoderParameters& parameters, const ModelConfig& config,
-                       const std::vector<WordFeatures>& words, const ForwardOptions& options,
-                       EncoderCache* cache, std::vector<Matrix>* attention) {
+                       const std::vector<WordFeatures>& words, const Segments& segments,
+                       const ForwardOptions& options, EncoderCache* cache,
+                       std::vector<Matrix>* attention) {
   Matrix x = dropout_forward(
-      embedding_forward(parameters, config, words, cache ? &cache->embedding : nullptr), options,
-      cache ? &cache->embedding_dropout_mask : nullptr);
+      embedding_forward(parameters, config, words, segments, cache ? &cache->embedding : nullptr),
+      segments, options, cache ? &cache->embedding_dropout_mask : nullptr);
   if (cache != nullptr) cache->layers.resize(parameters.layers.size());
   for (std::size_t l = 0; l < parameters.layers.size(); ++l) {
     const EncoderLayerParameters& layer = parameters.layers[l];
@@ -25,8 +26,9 @@ Matrix encoder_forward(const EncoderParameters& parameters, const ModelConfig& c
     const Matrix attention_input =
         layer_norm_forward(layer.attention_norm, x, config.layer_norm_epsilon,
                            layer_cache ? &layer_cache->attention_norm : nullptr);
-    x += dropout_forward(attention_forward(layer.attention, config, attention_input, attention_cache),
-                         options, layer_cache ? &layer_cache->attention_dropout_mask : nullptr);
+    x += dropout_forward(
+        attention_forward(layer.attention, config, attention_input, segments, attention_cache),
+        segments, options, layer_cache ? &layer_cache->attention_dropout_mask : nullptr);
     if (attention != nullptr) {
       attention->insert(attention->end(), attention_cache->probabilities.begin(),
                         attention_cache->probabilities.end());
@@ -38,7 +40,7 @@ Matrix encoder_forward(const EncoderParameters& parameters, const ModelConfig& c
     x += dropout_forward(
         feed_forward_forward(layer.feed_forward, feed_forward_input,
                              layer_cache ? &layer_cache->feed_forward : nullptr),
-        options, layer_cache ? &layer_cache->feed_forward_dropout_mask : nullptr);
+        segments, options, layer_cache ? &layer_cache->feed_forward_dropout_mask : nullptr);
   }
   return layer_norm_forward(parameters.final_norm, x, config.layer_norm_epsilon,
                             cache ? &cache->final_norm : nullptr);
@@ -75,7 +77,7 @@ void encoder_backward(const EncoderParameters& parameters, const ModelConfig& co
 }
 
 NetworkOutput network_forward(const Parameters& parameters, const ModelConfig& config,
-                              const std::vector<WordFeatures>& words,
+                              const std::vector<WordFeatures>& words, const Segments& segments,
                               const ForwardOptions& options, NetworkCache* cache) {
   NetworkOutput output;
   if (words.empty()) {
@@ -85,13 +87,20 @@ NetworkOutput network_forward(const Parameters& parameters, const ModelConfig& c
     return output;
   }
   Matrix encoded =
-      encoder_forward(parameters.encoder, config, words, options,
+      encoder_forward(parameters.encoder, config, words, segments, options,
                       cache ? &cache->encoder : nullptr,
                       options.capture_attention ? &output.attention : nullptr);
   output.upos_logits = linear_forward(parameters.heads.upos, encoded);
   output.xpos_logits = linear_forward(parameters.heads.xpos, encoded);
   if (cache != nullptr) cache->encoded = std::move(encoded);
   return output;
+}
+
+NetworkOutput network_forward(const Parameters& parameters, const ModelConfig& config,
+                              const std::vector<WordFeatures>& words,
+                              const ForwardOptions& options, NetworkCache* cache) {
+  return network_forward(parameters, config, words,
+                         Segments::single(static_cast<int>(words.size())), options, cache);
 }
 
 void network_backward(const Parameters& parameters, const ModelConfig& config,

@@ -10,10 +10,14 @@
 //   upos_logits = h W_upos + b_upos                                   [n, num_upos]
 //   xpos_logits = h W_xpos + b_xpos                                   [n, num_xpos]
 //
-// Training use, one sentence at a time (the caller accumulates a batch):
+// Every function takes a batch: the words of several sentences stacked in the rows of each
+// matrix (nn/segments.hpp), so that every linear map is one matrix product over the whole
+// batch; a sentence's results do not depend on what else is in the batch. The one-sentence
+// overloads are a batch of one. Training use (train/batch_step.cpp):
 //   NetworkCache cache;
-//   ForwardOptions options{dropout_rate, &random};      // word dropout: replace word ids first
-//   NetworkOutput out = network_forward(model.parameters, config, features, options, &cache);
+//   ForwardOptions options{dropout_rate, {&random_0, &random_1, ...}};  // one per sentence
+//   NetworkOutput out =
+//       network_forward(model.parameters, config, words, segments, options, &cache);
 //   Matrix d_upos, d_xpos;
 //   float loss = tagging_loss(out.upos_logits, upos_targets, smoothing, &d_upos)
 //              + tagging_loss(out.xpos_logits, xpos_targets, smoothing, &d_xpos);
@@ -31,6 +35,7 @@
 #include "nn/forward_options.hpp"
 #include "nn/layer_norm.hpp"
 #include "nn/matrix.hpp"
+#include "nn/segments.hpp"
 #include "sawtag/config.hpp"
 #include "sawtag/features.hpp"
 #include "sawtag/parameters.hpp"
@@ -61,31 +66,39 @@ struct NetworkCache {
 };
 
 struct NetworkOutput {
-  Matrix upos_logits;  // [n, num_upos]
-  Matrix xpos_logits;  // [n, num_xpos]
-  // With ForwardOptions::capture_attention: attention[layer * num_heads + head] is that head's
-  // [n, n] probabilities (row i: how much word i attends to each word). Empty otherwise.
+  Matrix upos_logits;  // [rows, num_upos]
+  Matrix xpos_logits;  // [rows, num_xpos]
+  // With ForwardOptions::capture_attention: for one sentence, attention[layer * num_heads + head]
+  // is that head's [n, n] probabilities (row i: how much word i attends to each word); for a
+  // batch, layer by layer, sentence by sentence, head by head. Empty otherwise.
   std::vector<Matrix> attention;
 };
 
-// Encoder alone, for sharing with a pre-training objective: words -> [n, d_model] (after
+// Encoder alone, for sharing with a pre-training objective: words -> [rows, d_model] (after
 // final_norm). `attention` (optional) receives each layer's heads' probabilities in order.
 Matrix encoder_forward(const EncoderParameters& parameters, const ModelConfig& config,
-                       const std::vector<WordFeatures>& words, const ForwardOptions& options,
-                       EncoderCache* cache, std::vector<Matrix>* attention);
+                       const std::vector<WordFeatures>& words, const Segments& segments,
+                       const ForwardOptions& options, EncoderCache* cache,
+                       std::vector<Matrix>* attention);
 
-// d_encoded: [n, d_model]; adds into every encoder gradient.
+// d_encoded: [rows, d_model]; adds into every encoder gradient.
 void encoder_backward(const EncoderParameters& parameters, const ModelConfig& config,
                       const EncoderCache& cache, const Matrix& d_encoded,
                       EncoderParameters& gradients);
 
-// words (n of them, n >= 0) -> logits. Weights are only read. With `cache`, keeps what
-// network_backward needs. Inference: default options, no cache; thread-safe.
+// words of the batch's sentences (segments.rows() of them, >= 0) -> logits. Weights are only
+// read. With `cache`, keeps what network_backward needs. Inference: default options, no cache;
+// thread-safe.
+NetworkOutput network_forward(const Parameters& parameters, const ModelConfig& config,
+                              const std::vector<WordFeatures>& words, const Segments& segments,
+                              const ForwardOptions& options, NetworkCache* cache);
+
+// One sentence of n words (n >= 0).
 NetworkOutput network_forward(const Parameters& parameters, const ModelConfig& config,
                               const std::vector<WordFeatures>& words,
                               const ForwardOptions& options, NetworkCache* cache);
 
-// d_upos_logits: [n, num_upos], d_xpos_logits: [n, num_xpos] -> ADDS (+=) the gradient of every
+// d_upos_logits: [rows, num_upos], d_xpos_logits: [rows, num_xpos] -> ADDS (+=) the gradient of every
 // tensor into `gradients` (same shapes as `parameters`, e.g. from zero_parameters(config)).
 void network_backward(const Parameters& parameters, const ModelConfig& config,
                       const NetworkCache& cache, const Matrix& d_upos_logits,

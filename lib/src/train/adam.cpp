@@ -1,5 +1,7 @@
 #include "train/adam.hpp"
 
+#include <Eigen/Core>
+
 #include <cmath>
 
 #include "train/parameter_list.hpp"
@@ -18,7 +20,8 @@ AdamW::AdamW(const ModelConfig& config, AdamOptions options)
       first_moments_(zero_parameters(config)),
       second_moments_(zero_parameters(config)) {}
 
-void AdamW::step(Parameters& weights, const Parameters& gradients, float learning_rate) {
+void AdamW::step(Parameters& weights, const Parameters& gradients, float learning_rate,
+                 const TrainableSizes& sizes) {
   ++steps_;
   const double t = static_cast<double>(steps_);
   const float first_correction = static_cast<float>(1.0 - std::pow(options_.beta1, t));
@@ -27,19 +30,22 @@ void AdamW::step(Parameters& weights, const Parameters& gradients, float learnin
   const auto gradient_list = parameter_list(gradients, config_);
   const auto first_list = parameter_list(first_moments_, config_);
   const auto second_list = parameter_list(second_moments_, config_);
+  using Array = Eigen::Array<float, Eigen::Dynamic, 1>;
+  using ArrayMap = Eigen::Map<Array>;
+  const float first_scale = 1.0f / first_correction;
+  const float second_scale = 1.0f / second_correction;
   for (std::size_t i = 0; i < weight_list.size(); ++i) {
-    TensorData& w = weight_list[i].tensor->data;
-    const TensorData& g = gradient_list[i].tensor->data;
-    TensorData& m = first_list[i].tensor->data;
-    TensorData& v = second_list[i].tensor->data;
+    const auto size = static_cast<Eigen::Index>(sizes[i]);
+    ArrayMap w(weight_list[i].tensor->data.data(), size);
+    const Eigen::Map<const Array> g(gradient_list[i].tensor->data.data(), size);
+    ArrayMap m(first_list[i].tensor->data.data(), size);
+    ArrayMap v(second_list[i].tensor->data.data(), size);
     const float decay = decays(weight_list[i].name) ? options_.weight_decay : 0.0f;
-    for (std::size_t k = 0; k < w.size(); ++k) {
-      m[k] = options_.beta1 * m[k] + (1.0f - options_.beta1) * g[k];
-      v[k] = options_.beta2 * v[k] + (1.0f - options_.beta2) * g[k] * g[k];
-      const float m_hat = m[k] / first_correction;
-      const float v_hat = v[k] / second_correction;
-      w[k] -= learning_rate * (m_hat / (std::sqrt(v_hat) + options_.epsilon) + decay * w[k]);
-    }
+    // Vectorised; the same arithmetic as the formula in adam.hpp.
+    m = options_.beta1 * m + (1.0f - options_.beta1) * g;
+    v = options_.beta2 * v + (1.0f - options_.beta2) * g.square();
+    w -= learning_rate *
+         ((m * first_scale) / ((v * second_scale).sqrt() + options_.epsilon) + decay * w);
   }
 }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "sawtag/parameters.hpp"
+#include "train/parameter_list.hpp"
 
 namespace sawtag::train {
 
@@ -22,7 +23,10 @@ class AdamW {
   // One update with the learning rate of this step:
   //   m = b1 m + (1 - b1) g;  v = b2 v + (1 - b2) g^2;  t += 1
   //   w -= lr * (m / (1 - b1^t)) / (sqrt(v / (1 - b2^t)) + eps) + lr * weight_decay * w
-  void step(Parameters& weights, const Parameters& gradients, float learning_rate);
+  // Only the trainable elements (`sizes`, see parameter_list.hpp) are read and changed; the
+  // frozen ones keep zero moments, as they would with a zero gradient.
+  void step(Parameters& weights, const Parameters& gradients, float learning_rate,
+            const TrainableSizes& sizes);
 
   std::int64_t steps() const { return steps_; }
 

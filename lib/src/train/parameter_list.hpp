@@ -28,10 +28,31 @@ auto parameter_list(P& parameters, const ModelConfig& config) {
   return list;
 }
 
-// Sets every element to zero, keeping the shapes.
-inline void zero(Parameters& parameters, const ModelConfig& config) {
+// For each tensor of parameter_list, in its order: how many leading elements training changes.
+// All of them, except the word embedding's rows from `first_frozen_word_row` on (pre-trained
+// vectors kept as they are). The optimiser, the moving average, gradient clipping and the
+// zeroing and summing of gradients read and write only these elements, so a frozen table of
+// 100,000 vectors costs nothing per step; the gradient's elements past them are scratch.
+using TrainableSizes = std::vector<std::size_t>;
+
+inline TrainableSizes trainable_sizes(const Parameters& parameters, const ModelConfig& config,
+                                      std::size_t first_frozen_word_row) {
+  TrainableSizes sizes;
   for (const auto& entry : parameter_list(parameters, config)) {
-    std::fill(entry.tensor->data.begin(), entry.tensor->data.end(), 0.0f);
+    std::size_t size = entry.tensor->data.size();
+    if (entry.tensor == &parameters.encoder.word_embedding) {
+      size = std::min(size, first_frozen_word_row * static_cast<std::size_t>(config.word_dim));
+    }
+    sizes.push_back(size);
+  }
+  return sizes;
+}
+
+// Sets the trainable elements to zero, keeping the shapes.
+inline void zero(Parameters& parameters, const ModelConfig& config, const TrainableSizes& sizes) {
+  const auto list = parameter_list(parameters, config);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    std::fill_n(list[i].tensor->data.begin(), sizes[i], 0.0f);
   }
 }
 

@@ -14,13 +14,13 @@
 #include "sawtag/tokenizer.hpp"
 #include "sawtag/training.hpp"
 #include "train/adam.hpp"
+#include "train/batch_step.hpp"
 #include "train/batching.hpp"
 #include "train/checkpoint.hpp"
 #include "train/derive_seed.hpp"
 #include "train/parameter_list.hpp"
 #include "train/pretrained_vectors.hpp"
 #include "train/schedule.hpp"
-#include "train/sentence_step.hpp"
 #include "train/vocabulary_builder.hpp"
 
 namespace sawtag {
@@ -51,27 +51,35 @@ void drop_words(train::Example& example, const std::vector<int>& word_counts, fl
   }
 }
 
-double global_norm(const Parameters& gradients, const ModelConfig& config) {
+// The helpers below read and write the trainable elements only (train/parameter_list.hpp).
+double global_norm(const Parameters& gradients, const ModelConfig& config,
+                   const train::TrainableSizes& sizes) {
   double sum = 0.0;
-  for (const auto& entry : train::parameter_list(gradients, config)) {
-    for (float value : entry.tensor->data) sum += static_cast<double>(value) * value;
+  const auto list = train::parameter_list(gradients, config);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const TensorData& data = list[i].tensor->data;
+    for (std::size_t k = 0; k < sizes[i]; ++k) sum += static_cast<double>(data[k]) * data[k];
   }
   return std::sqrt(sum);
 }
 
-void scale(Parameters& gradients, const ModelConfig& config, float factor) {
-  for (const auto& entry : train::parameter_list(gradients, config)) {
-    for (float& value : entry.tensor->data) value *= factor;
+void scale(Parameters& gradients, const ModelConfig& config, const train::TrainableSizes& sizes,
+           float factor) {
+  const auto list = train::parameter_list(gradients, config);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    TensorData& data = list[i].tensor->data;
+    for (std::size_t k = 0; k < sizes[i]; ++k) data[k] *= factor;
   }
 }
 
-void add_into(Parameters& target, const Parameters& source, const ModelConfig& config) {
+void add_into(Parameters& target, const Parameters& source, const ModelConfig& config,
+              const train::TrainableSizes& sizes) {
   const auto target_list = train::parameter_list(target, config);
   const auto source_list = train::parameter_list(source, config);
   for (std::size_t i = 0; i < target_list.size(); ++i) {
     TensorData& to = target_list[i].tensor->data;
     const TensorData& from = source_list[i].tensor->data;
-    for (std::size_t k = 0; k < to.size(); ++k) to[k] += from[k];
+    for (std::size_t k = 0; k < sizes[i]; ++k) to[k] += from[k];
   }
 }
 
@@ -200,26 +208,25 @@ std::string first_failed_self_test(const std::vector<const Tagger*>& taggers,
 // average = d * average + (1 - d) * weights, with d smaller in the first steps so that the
 // random initial weights are soon forgotten.
 void update_average(Parameters& average, const Parameters& weights, const ModelConfig& config,
-                    float decay, std::int64_t step) {
+                    const train::TrainableSizes& sizes, float decay, std::int64_t step) {
   const float d = std::min(decay, static_cast<float>(1 + step) / static_cast<float>(10 + step));
   const auto average_list = train::parameter_list(average, config);
   const auto weight_list = train::parameter_list(weights, config);
   for (std::size_t i = 0; i < average_list.size(); ++i) {
     TensorData& to = average_list[i].tensor->data;
     const TensorData& from = weight_list[i].tensor->data;
-    for (std::size_t k = 0; k < to.size(); ++k) to[k] = d * to[k] + (1.0f - d) * from[k];
+    for (std::size_t k = 0; k < sizes[i]; ++k) to[k] = d * to[k] + (1.0f - d) * from[k];
   }
 }
 
-// Zeroes the gradient of the frozen pre-trained rows, so AdamW leaves them as they are.
-void freeze_pretrained_rows(const Model& model, Parameters& gradients) {
+// The first word-embedding row that training leaves as it is: the pre-trained rows after the
+// trainable ones, or none.
+std::size_t first_frozen_word_row(const Model& model) {
   const auto found = model.training.fields.find(kTrainableWordRows);
-  if (found == model.training.fields.end()) return;
-  const std::size_t first_frozen =
-      static_cast<std::size_t>(std::stoul(found->second)) * static_cast<std::size_t>(model.config.word_dim);
-  TensorData& gradient = gradients.encoder.word_embedding.data;
-  std::fill(gradient.begin() + static_cast<std::ptrdiff_t>(std::min(first_frozen, gradient.size())),
-            gradient.end(), 0.0f);
+  if (found == model.training.fields.end()) {
+    return static_cast<std::size_t>(model.config.word_vocab_size);
+  }
+  return static_cast<std::size_t>(std::stoul(found->second));
 }
 
 }  // namespace
@@ -302,6 +309,8 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
   const std::int64_t total_steps = steps_per_epoch * options.epochs;
   const std::size_t thread_count = static_cast<std::size_t>(std::max(1, options.threads));
   std::vector<Parameters> thread_gradients(thread_count, zero_parameters(config));
+  const train::TrainableSizes trainable =
+      train::trainable_sizes(model.parameters, config, first_frozen_word_row(model));
   std::vector<double> thread_losses(thread_count);
   const train::StepOptions step_options{options.dropout, options.label_smoothing};
 
@@ -322,16 +331,26 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
       for (std::size_t t = 0; t < thread_count; ++t) {
         workers.emplace_back([&, t] {
           try {
-            train::zero(thread_gradients[t], config);
-            thread_losses[t] = 0.0;
+            train::zero(thread_gradients[t], config, trainable);
+            // Each sentence has its own generator, for its word dropout and then its dropout
+            // masks: the same draws as if it were run alone.
+            std::vector<train::Example> thread_examples;
+            std::vector<std::mt19937_64> generators;
             for (std::size_t i = t; i < batch.size(); i += thread_count) {
-              std::mt19937_64 rng(
+              generators.emplace_back(
                   train::derive_seed(options.seed, 2 + static_cast<std::uint64_t>(step), i));
-              train::Example example = examples[batch[i]];
-              drop_words(example, word_counts, options.word_dropout, rng);
-              thread_losses[t] += train::accumulate_gradients(model, example, step_options, rng,
-                                                              thread_gradients[t]);
+              thread_examples.push_back(examples[batch[i]]);
+              drop_words(thread_examples.back(), word_counts, options.word_dropout,
+                         generators.back());
             }
+            std::vector<const train::Example*> pointers;
+            std::vector<std::mt19937_64*> random;
+            for (std::size_t k = 0; k < thread_examples.size(); ++k) {
+              pointers.push_back(&thread_examples[k]);
+              random.push_back(&generators[k]);
+            }
+            thread_losses[t] = train::accumulate_gradients(model, pointers, step_options, random,
+                                                           thread_gradients[t]);
           } catch (...) {
             errors[t] = std::current_exception();
           }
@@ -343,26 +362,28 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
       }
       std::size_t batch_words = 0;
       for (std::size_t index : batch) batch_words += lengths[index];
-      for (std::size_t t = 1; t < thread_count; ++t) add_into(thread_gradients[0], thread_gradients[t], config);
+      for (std::size_t t = 1; t < thread_count; ++t) {
+        add_into(thread_gradients[0], thread_gradients[t], config, trainable);
+      }
       for (double loss : thread_losses) epoch_loss += loss;
       epoch_words += batch_words;
 
       // Mean loss per word; then clip the global norm.
       Parameters& gradients = thread_gradients[0];
-      freeze_pretrained_rows(model, gradients);
-      scale(gradients, config, 1.0f / static_cast<float>(batch_words));
+      scale(gradients, config, trainable, 1.0f / static_cast<float>(batch_words));
       if (options.clip_norm > 0.0f) {
-        const double norm = global_norm(gradients, config);
+        const double norm = global_norm(gradients, config, trainable);
         if (norm > options.clip_norm) {
-          scale(gradients, config, static_cast<float>(options.clip_norm / norm));
+          scale(gradients, config, trainable, static_cast<float>(options.clip_norm / norm));
         }
       }
       const float learning_rate = train::scheduled_learning_rate(
           options.learning_rate, step, options.warmup_steps, total_steps);
-      adam.step(model.parameters, gradients, learning_rate);
+      adam.step(model.parameters, gradients, learning_rate, trainable);
       pull_towards_vectors(anchors, learning_rate * options.vector_anchor, model);
       if (state.averaged) {
-        update_average(*state.averaged, model.parameters, config, options.average_decay, step);
+        update_average(*state.averaged, model.parameters, config, trainable,
+                       options.average_decay, step);
       }
       sentences_done += batch.size();
       if (observer.on_progress) {

@@ -1,0 +1,34 @@
+// One batch of training sentences through the network at once: forward in training mode, loss,
+// backward. All sentences' words are the rows of one matrix (nn/segments.hpp), so every linear
+// map of the step is a single matrix product.
+#pragma once
+
+#include <random>
+#include <vector>
+
+#include "sawtag/features.hpp"
+#include "sawtag/model.hpp"
+
+namespace sawtag::train {
+
+// A treebank sentence as the network sees it; tags are indices into the model's tag sets
+// (-1 = a tag the model does not know, ignored by the loss).
+struct Example {
+  std::vector<WordFeatures> words;
+  std::vector<int> upos;
+  std::vector<int> xpos;
+};
+
+struct StepOptions {
+  float dropout = 0.0f;
+  float label_smoothing = 0.0f;
+};
+
+// Adds the gradient of the summed UPOS + XPOS loss of every example to `gradients` and returns
+// that loss. random[i] draws example i's dropout masks (one generator per example; unused
+// without dropout), so each sentence gets the masks it would get alone. `model` is only read.
+double accumulate_gradients(const Model& model, const std::vector<const Example*>& examples,
+                            const StepOptions& options,
+                            const std::vector<std::mt19937_64*>& random, Parameters& gradients);
+
+}  // namespace sawtag::train
