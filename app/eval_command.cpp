@@ -69,6 +69,9 @@ std::string text_report(const Evaluation& evaluation, const EvalArguments& argum
          std::to_string(evaluation.unseen_upos.words) +
          format(" (%.1f%%), UPOS %.2f, XPOS %.2f\n", unseen_share,
                 evaluation.unseen_upos.accuracy(), evaluation.unseen_xpos.accuracy());
+  out += format("calibration error (ECE, 10 bins): UPOS %.4f, XPOS %.4f\n",
+                evaluation.upos_reliability.expected_calibration_error(),
+                evaluation.xpos_reliability.expected_calibration_error());
   const auto confusions = static_cast<std::size_t>(arguments.confusions);
   append_tag_table(out, "UPOS", evaluation.upos, confusions);
   append_tag_table(out, "XPOS", evaluation.xpos, confusions);

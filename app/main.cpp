@@ -12,6 +12,7 @@
 
 #include "attention_command.hpp"
 #include "batch_output.hpp"
+#include "calibrate_command.hpp"
 #include "eval_command.hpp"
 #include "info_command.hpp"
 #include "output_file.hpp"
@@ -66,6 +67,7 @@ int run(int argc, char** argv) {
   sawtag::cli::add_tag_command(app);
   sawtag::cli::add_train_command(app, arguments_of_run);
   sawtag::cli::add_eval_command(app);
+  sawtag::cli::add_calibrate_command(app);
   sawtag::cli::add_info_command(app);
   sawtag::cli::add_attention_command(app);
   std::vector<std::string> args = with_default_command(app, argc, argv);

@@ -80,6 +80,8 @@ Evaluation evaluate(const Tagger& tagger, const std::vector<Sentence>& gold, int
       const WordTags& predicted = results[i].words[w];
       evaluation.upos.add(word.upos, predicted.upos);
       evaluation.xpos.add(word.xpos, predicted.xpos);
+      evaluation.upos_reliability.add(predicted.upos_probability, word.upos == predicted.upos);
+      evaluation.xpos_reliability.add(predicted.xpos_probability, word.xpos == predicted.xpos);
       const std::string lower = to_lower(word.form);
       const bool unseen = training_words.empty() ? model.words.find(lower) < 0
                                                  : training_words.count(lower) == 0;
@@ -139,7 +141,11 @@ std::string to_json(const Evaluation& evaluation, std::size_t max_confusions) {
   append_scores(out, evaluation.xpos, max_confusions);
   out += ", \"unseen\": {\"words\": " + std::to_string(evaluation.unseen_upos.words) +
          ", \"upos_accuracy\": " + percent(evaluation.unseen_upos.accuracy()) +
-         ", \"xpos_accuracy\": " + percent(evaluation.unseen_xpos.accuracy()) + "}}";
+         ", \"xpos_accuracy\": " + percent(evaluation.unseen_xpos.accuracy()) +
+         "}, \"calibration_error\": {\"upos\": " +
+         percent(evaluation.upos_reliability.expected_calibration_error()) +
+         ", \"xpos\": " + percent(evaluation.xpos_reliability.expected_calibration_error()) +
+         "}}";
   return out;
 }
 

@@ -26,13 +26,16 @@ std::string join(const std::vector<std::string>& items) {
   return text;
 }
 
-// Softmax of `logits` ([num_tags]) into `probabilities`.
-void softmax(const float* logits, int num_tags, std::vector<float>& probabilities) {
+// Softmax of `logits` / `temperature` ([num_tags]) into `probabilities`.
+void softmax(const float* logits, int num_tags, float temperature,
+             std::vector<float>& probabilities) {
   probabilities.resize(static_cast<std::size_t>(num_tags));
   const float maximum = *std::max_element(logits, logits + num_tags);
+  const float inverse_temperature = 1.0f / temperature;
   float sum = 0.0f;
   for (int t = 0; t < num_tags; ++t) {
-    probabilities[static_cast<std::size_t>(t)] = std::exp(logits[t] - maximum);
+    probabilities[static_cast<std::size_t>(t)] =
+        std::exp((logits[t] - maximum) * inverse_temperature);
     sum += probabilities[static_cast<std::size_t>(t)];
   }
   for (float& probability : probabilities) probability /= sum;
@@ -59,12 +62,12 @@ std::vector<TagCandidate> top_candidates(const std::vector<float>& probabilities
   return candidates;
 }
 
-// The most likely tag (the first on a tie), its probability, and the top k if asked.
-void choose_tag(const float* logits, const Vocabulary& tags, int top_k, std::string& tag,
-                float& probability, std::vector<TagCandidate>& top,
+// The most likely tag (the first on a tie), its calibrated probability, and the top k if asked.
+void choose_tag(const float* logits, const Vocabulary& tags, float temperature, int top_k,
+                std::string& tag, float& probability, std::vector<TagCandidate>& top,
                 std::vector<float>& probabilities) {
   const int num_tags = static_cast<int>(tags.size());
-  softmax(logits, num_tags, probabilities);
+  softmax(logits, num_tags, temperature, probabilities);
   const auto best = std::max_element(probabilities.begin(), probabilities.end());
   tag = tags.at(static_cast<int>(best - probabilities.begin()));
   probability = *best;
@@ -201,10 +204,15 @@ class BatchTagger {
         const int word = windows_[w].first + i;
         if (plan.owner[static_cast<std::size_t>(word)] != window) continue;
         WordTags& tags = results_[sentence].words[static_cast<std::size_t>(word)];
-        choose_tag(row, model_.upos, options_.top_k, tags.upos, tags.upos_probability,
-                   tags.upos_top, probabilities_);
-        choose_tag(row + num_upos, model_.xpos, options_.top_k, tags.xpos,
-                   tags.xpos_probability, tags.xpos_top, probabilities_);
+        const Calibration& calibration = model_.calibration;
+        choose_tag(row, model_.upos, calibration.upos_temperature, options_.top_k, tags.upos,
+                   tags.upos_probability, tags.upos_top, probabilities_);
+        choose_tag(row + num_upos, model_.xpos, calibration.xpos_temperature, options_.top_k,
+                   tags.xpos, tags.xpos_probability, tags.xpos_top, probabilities_);
+        if (options_.logits) {
+          tags.upos_logits.assign(row, row + num_upos);
+          tags.xpos_logits.assign(row + num_upos, row + columns);
+        }
       }
     }
     windows_.clear();

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "sawtag/calibration.hpp"
 #include "sawtag/sentence.hpp"
 #include "sawtag/tagger.hpp"
 
@@ -41,6 +42,9 @@ struct Evaluation {
   TagSetScores xpos;
   TagSetScores unseen_upos;  // only words unseen in training (see evaluate())
   TagSetScores unseen_xpos;
+  // The reported probability of each chosen tag against whether it was right.
+  ReliabilityBins upos_reliability;
+  ReliabilityBins xpos_reliability;
 };
 
 // Tags the gold words of `gold` with `threads` threads and scores them. A word counts as
@@ -51,7 +55,8 @@ Evaluation evaluate(const Tagger& tagger, const std::vector<Sentence>& gold, int
 
 // The scores as one JSON object: {"upos": {"accuracy", "words", "correct", "tags": {TAG: {"gold",
 // "predicted", "correct", "precision", "recall", "f1"}}, "confusions": [{"gold", "predicted",
-// "count"}]}, "xpos": {...}, "unseen": {"words", "upos_accuracy", "xpos_accuracy"}}.
+// "count"}]}, "xpos": {...}, "unseen": {"words", "upos_accuracy", "xpos_accuracy"},
+// "calibration_error": {"upos", "xpos"}} (expected calibration error, 10 bins).
 std::string to_json(const Evaluation& evaluation, std::size_t max_confusions = 20);
 
 }  // namespace sawtag

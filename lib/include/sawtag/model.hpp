@@ -18,7 +18,7 @@ namespace sawtag {
 
 // "sawtag-model" files of this version are written; older ones are upgraded on load.
 inline constexpr const char* kModelFormat = "sawtag-model";
-inline constexpr int kModelVersion = 2;  // 2 added dtype "int8"
+inline constexpr int kModelVersion = 3;  // 2 added dtype "int8", 3 "calibration"
 
 // Reserved entries at the start of the vocabularies.
 inline constexpr int kUnknownWord = 0;  // words[0] == "<unk>"
@@ -40,6 +40,14 @@ struct TrainingRecord {
   std::map<std::string, std::string> fields;  // corpus, command, seed, epochs, dev_upos, date...
 };
 
+// Temperatures that make the reported probabilities honest: p = softmax(logits / T), fitted on
+// held-out data (a T below 1 sharpens what label smoothing flattened). The best tag does not
+// depend on them.
+struct Calibration {
+  float upos_temperature = 1.0f;
+  float xpos_temperature = 1.0f;
+};
+
 // A sentence with the tags the model must give it; checked when a Tagger is built.
 struct SelfTest {
   std::vector<std::string> words;
@@ -54,6 +62,7 @@ struct Model {
   Vocabulary xpos;   // XPOS tag set
   TokenizerData tokenizer;
   TrainingRecord training;
+  Calibration calibration;
   std::vector<SelfTest> self_tests;
   Parameters parameters;
   // The word embedding as the file stores it, when it is int8 there and the model was loaded

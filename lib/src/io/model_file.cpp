@@ -229,7 +229,7 @@ class ModelReader {
     upgrade(document);  // before anything else is read: a newer file may have new fields
     check_known_fields(document, "",
                        {"format", "version", "config", "vocabularies", "tag_sets", "tokenizer",
-                        "training", "self_tests", "tensors"});
+                        "training", "calibration", "self_tests", "tensors"});
     const Json& current = document;
 
     Model model;
@@ -246,6 +246,9 @@ class ModelReader {
     }
     if (const Json* training = optional_member(current, "training", "")) {
       read_training(*training, model.training);
+    }
+    if (const Json* calibration = optional_member(current, "calibration", "")) {
+      read_calibration(*calibration, model.calibration);
     }
     if (const Json* self_tests = optional_member(current, "self_tests", "")) {
       read_self_tests(*self_tests, model);
@@ -329,6 +332,7 @@ class ModelReader {
     int version = actual_version;
     // (the steps go here, oldest first)
     if (version == 1) version = 2;  // 2 only added dtype "int8": a version 1 file reads as is
+    if (version == 2) version = 3;  // 3 only added the optional "calibration" section
     if (version != kModelVersion) {
       fail("internal error: no upgrade from version " + std::to_string(version));
     }
@@ -540,6 +544,24 @@ class ModelReader {
       const std::string key = restore(item.key());
       training.fields[key] = read_string(item.value(), "training." + key);
     }
+  }
+
+  // {"upos_temperature": 0.8, "xpos_temperature": 0.8}: both required, in [0.01, 100].
+  void read_calibration(const Json& section, Calibration& calibration) const {
+    require_type(section, Json::value_t::object, "calibration");
+    check_known_fields(section, "calibration", {"upos_temperature", "xpos_temperature"});
+    const auto temperature = [&](const char* name) {
+      const std::string path = std::string("calibration.") + name;
+      const Json& value = member(section, name, "calibration");
+      if (!value.is_number()) fail(path + ": expected a number, got " + value.type_name());
+      const double actual = value.get<double>();
+      if (!(actual >= 0.01 && actual <= 100.0)) {
+        fail(path + ": expected a temperature in [0.01, 100], got " + std::to_string(actual));
+      }
+      return static_cast<float>(actual);
+    };
+    calibration.upos_temperature = temperature("upos_temperature");
+    calibration.xpos_temperature = temperature("xpos_temperature");
   }
 
   void read_self_tests(const Json& section, Model& model) const {
@@ -1020,6 +1042,10 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
                                {"abbreviations", model.tokenizer.abbreviations}},
                    false, out);
     append_section("training", OrderedJson(model.training.fields), false, out);
+    append_section("calibration",
+                   OrderedJson{{"upos_temperature", model.calibration.upos_temperature},
+                               {"xpos_temperature", model.calibration.xpos_temperature}},
+                   false, out);
     append_section("self_tests", self_tests_json(model.self_tests), false, out);
   } catch (const OrderedJson::exception& error) {
     // nlohmann refuses to write invalid UTF-8.

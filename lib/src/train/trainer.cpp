@@ -7,6 +7,7 @@
 #include <thread>
 #include <unordered_set>
 
+#include "sawtag/calibration.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/evaluation.hpp"
 #include "sawtag/initialize.hpp"
@@ -441,6 +442,11 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
     throw InputError("no epoch gave a model that passes every --self-test; none was written");
   }
   Model best = std::move(state.best);
+  if (!dev.empty()) {
+    // Temperatures fitted on dev, after the model is chosen (sawtag/calibration.hpp).
+    const Tagger tagger(std::make_shared<const Model>(best));
+    best.calibration = fit_calibration(tagger, dev, static_cast<int>(thread_count));
+  }
   TrainingRecord& record = best.training;
   record.fields["corpus"] = options.corpus;
   record.fields["command"] = options.command;
