@@ -14,6 +14,7 @@
 #include "batch_output.hpp"
 #include "calibrate_command.hpp"
 #include "eval_command.hpp"
+#include "pretrain_command.hpp"
 #include "info_command.hpp"
 #include "output_file.hpp"
 #include "sawtag/error.hpp"
@@ -66,6 +67,7 @@ int run(int argc, char** argv) {
   const std::vector<std::string> arguments_of_run(argv, argv + argc);  // recorded by train
   sawtag::cli::add_tag_command(app);
   sawtag::cli::add_train_command(app, arguments_of_run);
+  sawtag::cli::add_pretrain_command(app, arguments_of_run);
   sawtag::cli::add_eval_command(app);
   sawtag::cli::add_calibrate_command(app);
   sawtag::cli::add_info_command(app);

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <sstream>
 
@@ -14,6 +15,7 @@
 
 #include "sawtag/error.hpp"
 #include "sawtag/model.hpp"
+#include "pretrain_command.hpp"
 #include "progress_bar.hpp"
 #include "sawtag/training.hpp"
 #include "treebank_file.hpp"
@@ -76,7 +78,7 @@ void run_train(TrainArguments& arguments, const std::string& command_line) {
   TrainOptions& options = arguments.options;
   if (!arguments.self_test.empty()) options.self_tests.push_back(parse_self_test(arguments.self_test));
   if (options.checkpoint_path.empty()) options.checkpoint_path = arguments.output_path + ".ckpt";
-  options.corpus = arguments.train_path;
+  options.corpus = std::filesystem::path(arguments.train_path).filename().string();
   options.command = command_line;
 
   const auto start = std::chrono::steady_clock::now();
@@ -128,6 +130,8 @@ void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_
   command->add_option("--checkpoint", options.checkpoint_path,
                       "Checkpoint written after every epoch (default: OUTPUT.ckpt)");
   command->add_option("--resume", options.resume_path, "Continue a stopped run from a checkpoint");
+  command->add_option("--encoder", options.encoder_path,
+                      "Start from a pre-trained encoder (sawtag pretrain); its sizes are used");
   command->add_option("--pretrained-embeddings", options.pretrained_embeddings,
                       "Word vectors in word2vec/fastText text format");
   command->add_option("--pretrained-max-words", options.pretrained_max_words,
@@ -195,10 +199,7 @@ void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_
   size("-j,--threads", options.threads, "Threads");
 
   command->callback([arguments, &arguments_of_run] {
-    std::string command_line;
-    for (const std::string& argument : arguments_of_run) {
-      command_line += (command_line.empty() ? "" : " ") + argument;
-    }
+    const std::string command_line = recorded_command_line(arguments_of_run);
     run_train(*arguments, command_line);
   });
 }

@@ -56,6 +56,11 @@ struct TrainOptions {
   // decay: row -= learning_rate * vector_anchor * (row - vector) after every step. 0 = none.
   float vector_anchor = 0.3f;
 
+  // A pre-trained encoder (`sawtag pretrain`, or any model file): its architecture replaces
+  // `config`'s sizes, and its encoder tensors and the rows of the words and characters both
+  // vocabularies share start the fine-tuning. Empty = none.
+  std::string encoder_path;
+
   // Recorded in the model file.
   std::string corpus;
   std::string command;

@@ -14,6 +14,27 @@ bool decays(const std::string& tensor_name) {
          tensor_name.compare(tensor_name.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+void adam_update(const AdamOptions& options, std::int64_t step, float learning_rate, bool decay,
+                 std::size_t size, TensorData& weights, const TensorData& gradient,
+                 TensorData& first_moment, TensorData& second_moment) {
+  using Array = Eigen::Array<float, Eigen::Dynamic, 1>;
+  using ArrayMap = Eigen::Map<Array>;
+  const double t = static_cast<double>(step);
+  const float first_scale = static_cast<float>(1.0 / (1.0 - std::pow(options.beta1, t)));
+  const float second_scale = static_cast<float>(1.0 / (1.0 - std::pow(options.beta2, t)));
+  const auto count = static_cast<Eigen::Index>(size);
+  ArrayMap w(weights.data(), count);
+  const Eigen::Map<const Array> g(gradient.data(), count);
+  ArrayMap m(first_moment.data(), count);
+  ArrayMap v(second_moment.data(), count);
+  const float weight_decay = decay ? options.weight_decay : 0.0f;
+  // Vectorised; the same arithmetic as the formula in adam.hpp.
+  m = options.beta1 * m + (1.0f - options.beta1) * g;
+  v = options.beta2 * v + (1.0f - options.beta2) * g.square();
+  w -= learning_rate *
+       ((m * first_scale) / ((v * second_scale).sqrt() + options.epsilon) + weight_decay * w);
+}
+
 AdamW::AdamW(const ModelConfig& config, AdamOptions options)
     : config_(config),
       options_(options),
@@ -23,29 +44,14 @@ AdamW::AdamW(const ModelConfig& config, AdamOptions options)
 void AdamW::step(Parameters& weights, const Parameters& gradients, float learning_rate,
                  const TrainableSizes& sizes) {
   ++steps_;
-  const double t = static_cast<double>(steps_);
-  const float first_correction = static_cast<float>(1.0 - std::pow(options_.beta1, t));
-  const float second_correction = static_cast<float>(1.0 - std::pow(options_.beta2, t));
   const auto weight_list = parameter_list(weights, config_);
   const auto gradient_list = parameter_list(gradients, config_);
   const auto first_list = parameter_list(first_moments_, config_);
   const auto second_list = parameter_list(second_moments_, config_);
-  using Array = Eigen::Array<float, Eigen::Dynamic, 1>;
-  using ArrayMap = Eigen::Map<Array>;
-  const float first_scale = 1.0f / first_correction;
-  const float second_scale = 1.0f / second_correction;
   for (std::size_t i = 0; i < weight_list.size(); ++i) {
-    const auto size = static_cast<Eigen::Index>(sizes[i]);
-    ArrayMap w(weight_list[i].tensor->data.data(), size);
-    const Eigen::Map<const Array> g(gradient_list[i].tensor->data.data(), size);
-    ArrayMap m(first_list[i].tensor->data.data(), size);
-    ArrayMap v(second_list[i].tensor->data.data(), size);
-    const float decay = decays(weight_list[i].name) ? options_.weight_decay : 0.0f;
-    // Vectorised; the same arithmetic as the formula in adam.hpp.
-    m = options_.beta1 * m + (1.0f - options_.beta1) * g;
-    v = options_.beta2 * v + (1.0f - options_.beta2) * g.square();
-    w -= learning_rate *
-         ((m * first_scale) / ((v * second_scale).sqrt() + options_.epsilon) + decay * w);
+    adam_update(options_, steps_, learning_rate, decays(weight_list[i].name), sizes[i],
+                weight_list[i].tensor->data, gradient_list[i].tensor->data,
+                first_list[i].tensor->data, second_list[i].tensor->data);
   }
 }
 

@@ -43,6 +43,12 @@ class AdamW {
   std::int64_t steps_ = 0;
 };
 
+// One AdamW update of the first `size` elements of `weights` (the formula of AdamW::step, at
+// optimiser step `step`, 1-based), for tensors outside a Parameters (a pre-training head).
+void adam_update(const AdamOptions& options, std::int64_t step, float learning_rate, bool decay,
+                 std::size_t size, TensorData& weights, const TensorData& gradient,
+                 TensorData& first_moment, TensorData& second_moment);
+
 // Whether weight decay applies to the tensor of this name (linear weights only).
 bool decays(const std::string& tensor_name);
 

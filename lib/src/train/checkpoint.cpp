@@ -10,8 +10,8 @@
 
 namespace sawtag::train {
 namespace {
-
 constexpr const char* kMagic = "sawtag-checkpoint 2";
+}  // namespace
 
 void write_blob(std::ostream& out, const std::string& key, const std::string& bytes) {
   out << key << ' ' << bytes.size() << '\n';
@@ -56,8 +56,6 @@ Parameters parameters_from_bytes(const std::string& bytes, const ModelConfig& co
   if (offset != bytes.size()) throw InputError(path + ": checkpoint tensors have extra bytes");
   return parameters;
 }
-
-}  // namespace
 
 void save_checkpoint(const Checkpoint& checkpoint, const std::string& path) {
   const std::string temporary = path + ".tmp";

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
+#include <ostream>
 #include <optional>
 #include <string>
 
@@ -28,5 +30,15 @@ struct Checkpoint {
 // when not averaging) as raw little-endian float32 in for_each_parameter order. Written through a temporary file and a rename.
 void save_checkpoint(const Checkpoint& checkpoint, const std::string& path);
 Checkpoint load_checkpoint(const std::string& path);
+
+// The pieces checkpoint files are made of (also used by the pre-training checkpoint):
+// a "KEY SIZE" line, SIZE bytes and a newline;
+void write_blob(std::ostream& out, const std::string& key, const std::string& bytes);
+// that section read back (InputError naming `path` when it is missing or truncated);
+std::string read_blob(std::istream& in, const std::string& expected_key, const std::string& path);
+// every tensor's floats, raw little-endian, in for_each_parameter order, and back.
+std::string parameter_bytes(const Parameters& parameters, const ModelConfig& config);
+Parameters parameters_from_bytes(const std::string& bytes, const ModelConfig& config,
+                                 const std::string& path);
 
 }  // namespace sawtag::train

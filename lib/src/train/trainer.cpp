@@ -3,6 +3,7 @@
 #include <cmath>
 #include <ctime>
 #include <memory>
+#include <optional>
 #include <random>
 #include <thread>
 #include <unordered_set>
@@ -11,6 +12,7 @@
 #include "sawtag/error.hpp"
 #include "sawtag/evaluation.hpp"
 #include "sawtag/initialize.hpp"
+#include "sawtag/pretraining.hpp"
 #include "sawtag/tagger.hpp"
 #include "sawtag/tokenizer.hpp"
 #include "sawtag/training.hpp"
@@ -237,15 +239,21 @@ Model initial_model(const std::vector<Sentence>& train, const TrainOptions& opti
   const train::TreebankCounts counts = train::count_treebank(train);
   Model model;
   model.config = options.config;
+  std::optional<Model> encoder;
+  if (!options.encoder_path.empty()) {
+    // The architecture is the pre-trained encoder's (sawtag/pretraining.hpp).
+    encoder = load_model(options.encoder_path);
+    model.config = encoder->config;
+  }
   model.words = train::build_vocabulary(counts.words, options.min_word_count, {"<unk>"}, "words");
   train::PretrainedVectors vectors;
   if (!options.pretrained_embeddings.empty()) {
     vectors = train::read_pretrained_vectors(options.pretrained_embeddings,
                                              options.pretrained_max_words);
-    if (vectors.dim != options.config.word_dim) {
+    if (vectors.dim != model.config.word_dim) {
       throw InputError(options.pretrained_embeddings + ": vectors have " +
                        std::to_string(vectors.dim) + " dimensions but --word-dim is " +
-                       std::to_string(options.config.word_dim));
+                       std::to_string(model.config.word_dim));
     }
     const int trainable_rows = merge_vocabularies(model.words, vectors.words, options.freeze_vectors);
     model.training.fields[kTrainableWordRows] = std::to_string(trainable_rows);
@@ -260,6 +268,7 @@ Model initial_model(const std::vector<Sentence>& train, const TrainOptions& opti
   model.parameters = zero_parameters(model.config);
   initialize_parameters(model.parameters, model.config, train::derive_seed(options.seed, 0));
   if (!vectors.words.empty()) copy_vectors(vectors, model);
+  if (encoder) load_encoder_into(*encoder, model);
   return model;
 }
 

@@ -1,0 +1,281 @@
+// `sawtag pretrain`: the masked-vector objective's gradient, and pre-training on tiny text —
+// determinism, resuming, the budget, and fine-tuning from the encoder (`train --encoder`).
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "fixtures.hpp"
+#include "nn/matrix.hpp"
+#include "sawtag/error.hpp"
+#include "sawtag/pretraining.hpp"
+#include "sawtag/training.hpp"
+#include "train/masked_vectors.hpp"
+
+namespace sawtag {
+namespace {
+
+std::string temporary_path(const std::string& name) {
+  return "/tmp/sawtag-pretrain-test-" + std::to_string(::getpid()) + "-" + name;
+}
+
+// Eight-dimensional vectors for a small vocabulary, and text made of those words.
+const std::vector<std::string> kWords = {"the", "dog", "saw", "a", "cat", "wood", "we", "cut",
+                                         "i", ".", "with", "it"};
+
+std::string write_vectors() {
+  const std::string path = temporary_path("vectors.vec");
+  std::ofstream out(path);
+  out << std::setprecision(9) << kWords.size() << " 8\n";
+  for (std::size_t w = 0; w < kWords.size(); ++w) {
+    out << kWords[w];
+    for (std::size_t k = 0; k < 8; ++k) out << ' ' << 0.5f * std::sin(static_cast<float>(5 * w + k + 1));
+    out << '\n';
+  }
+  return path;
+}
+
+std::string write_text() {
+  const std::string path = temporary_path("text.txt");
+  std::ofstream out(path);
+  std::mt19937_64 random(3);
+  std::uniform_int_distribution<std::size_t> pick(0, kWords.size() - 2);
+  for (int line = 0; line < 60; ++line) {
+    for (int sentence = 0; sentence < 2; ++sentence) {
+      out << "The dog";
+      for (int w = 0; w < 6; ++w) out << ' ' << kWords[pick(random)];
+      out << " Zebra. ";
+    }
+    out << '\n';
+  }
+  return path;
+}
+
+PretrainOptions tiny_options() {
+  PretrainOptions options;
+  options.config.word_dim = 8;
+  options.config.char_dim = 4;
+  options.config.char_widths = {2, 3};
+  options.config.char_filters = 4;
+  options.config.shape_dim = 3;
+  options.config.d_model = 8;
+  options.config.num_heads = 2;
+  options.config.num_layers = 1;
+  options.config.d_ff = 16;
+  options.config.max_relative_distance = 3;
+  options.text_path = write_text();
+  options.vectors_path = write_vectors();
+  options.batch_words = 60;
+  options.max_words = 1200;
+  options.learning_rate = 1e-2f;
+  options.warmup_steps = 2;
+  options.threads = 2;
+  options.checkpoint_seconds = 1e9;  // only at the end
+  return options;
+}
+
+std::string bytes_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("masked words hide word and spelling, and only words with a vector", "[pretraining]") {
+  const Model model = testing::make_random_model();
+  std::vector<WordFeatures> words;
+  for (const char* word : {"I", "saw", "Zebulon", "a", "dog", "."}) {
+    words.push_back(word_features(model, word));
+  }
+  REQUIRE(words[2].word_id == kUnknownWord);
+  std::mt19937_64 random(1);
+  std::vector<int> ids;
+  const std::vector<WordFeatures> original = words;
+  const std::vector<int> hidden = train::mask_words(words, 0.5f, random, ids);
+  REQUIRE_FALSE(hidden.empty());
+  REQUIRE(ids.size() == hidden.size());
+  for (std::size_t k = 0; k < hidden.size(); ++k) {
+    const auto position = static_cast<std::size_t>(hidden[k]);
+    CHECK(position != 2);  // no vector to predict
+    CHECK(ids[k] == original[position].word_id);
+    CHECK(words[position].word_id == kUnknownWord);
+    CHECK(words[position].char_ids == train::masked_word().char_ids);
+    CHECK(words[position].shape == static_cast<int>(WordShape::other));
+  }
+  // A rate of ~0 still hides one word.
+  std::vector<WordFeatures> again = original;
+  CHECK(train::mask_words(again, 1e-9f, random, ids).size() == 1);
+}
+
+TEST_CASE("masked-vector loss: gradients against finite differences", "[pretraining]") {
+  std::mt19937_64 random(5);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  const auto fill = [&](nn::Matrix& matrix) {
+    for (Eigen::Index i = 0; i < matrix.size(); ++i) matrix.data()[i] = uniform(random);
+  };
+  nn::Matrix encoded(5, 6);
+  nn::Matrix targets(3, 4);
+  fill(encoded);
+  fill(targets);
+  LinearParameters head;
+  head.weight = Tensor({6, 4});
+  head.bias = Tensor({4});
+  for (float& value : head.weight.data) value = uniform(random);
+  for (float& value : head.bias.data) value = uniform(random);
+  const std::vector<int> rows = {4, 0, 2};
+  const float scale = 0.5f;
+  const auto loss = [&] {
+    return scale * train::masked_vector_loss(head, encoded, rows, targets, 1.0f, nullptr, nullptr);
+  };
+  nn::Matrix d_encoded = nn::Matrix::Zero(5, 6);
+  LinearParameters d_head;
+  d_head.weight = Tensor({6, 4});
+  d_head.bias = Tensor({4});
+  train::masked_vector_loss(head, encoded, rows, targets, scale, &d_encoded, &d_head);
+  const auto check = [&](float* values, const float* analytic, std::size_t size) {
+    for (std::size_t k = 0; k < size; ++k) {
+      const float saved = values[k];
+      values[k] = saved + 1e-3f;
+      const double plus = loss();
+      values[k] = saved - 1e-3f;
+      const double minus = loss();
+      values[k] = saved;
+      INFO("element " << k);
+      CHECK(analytic[k] == Approx((plus - minus) / 2e-3).margin(2e-3));
+    }
+  };
+  check(encoded.data(), d_encoded.data(), static_cast<std::size_t>(encoded.size()));
+  check(head.weight.data.data(), d_head.weight.data.data(), head.weight.data.size());
+  check(head.bias.data.data(), d_head.bias.data.data(), head.bias.data.size());
+  CHECK(d_encoded.row(1).isZero());  // a row no hidden word is in
+}
+
+TEST_CASE("pretrain: learns, is deterministic, and resumes exactly", "[pretraining]") {
+  PretrainOptions options = tiny_options();
+  options.checkpoint_path = temporary_path("a.ckpt");
+  std::vector<double> losses;
+  PretrainObserver observer;
+  observer.on_progress = [&losses](const PretrainProgress& progress) {
+    losses.push_back(progress.loss);
+  };
+  const Model first = pretrain_encoder(options, observer);
+  CHECK(first.training.fields.at("kind") == "encoder");
+  CHECK(std::stoll(first.training.fields.at("words")) >= options.max_words);
+  CHECK(first.training.fields.at("vectors").find('/') == std::string::npos);
+  REQUIRE(losses.size() >= 2);
+  CHECK(losses.back() < losses.front());
+  // The word rows are the vectors, unchanged.
+  const int saw = first.words.find("saw");
+  REQUIRE(saw > 0);
+  CHECK(first.parameters.encoder.word_embedding.data[static_cast<std::size_t>(saw) * 8] ==
+        0.5f * std::sin(static_cast<float>(5 * 2 + 0 + 1)));
+
+  const Model again = pretrain_encoder(options);
+  CHECK(serialize_model(again) == serialize_model(first));
+
+  // Stopped early by the time budget (wherever that falls: always between two steps), then
+  // resumed from its checkpoint without one: the same encoder as the uninterrupted run.
+  PretrainOptions longer = options;
+  longer.max_words = 20000;
+  longer.checkpoint_path = temporary_path("straight.ckpt");
+  const Model straight = pretrain_encoder(longer);
+  PretrainOptions stopped = longer;
+  stopped.checkpoint_path = temporary_path("stopped.ckpt");
+  stopped.max_seconds = 0.02;
+  const Model partial = pretrain_encoder(stopped);
+  CHECK(std::stoll(partial.training.fields.at("words")) < longer.max_words);
+  PretrainOptions resumed_options = longer;
+  resumed_options.resume_path = stopped.checkpoint_path;
+  resumed_options.checkpoint_path = temporary_path("resumed.ckpt");
+  const Model resumed = pretrain_encoder(resumed_options);
+  // The records differ only in the date-independent fields checked here.
+  CHECK(resumed.training.fields.at("words") == straight.training.fields.at("words"));
+  CHECK(resumed.training.fields.at("steps") == straight.training.fields.at("steps"));
+  for (std::size_t l = 0; l < straight.parameters.encoder.layers.size(); ++l) {
+    CHECK(resumed.parameters.encoder.layers[l].feed_forward.hidden.weight.data ==
+          straight.parameters.encoder.layers[l].feed_forward.hidden.weight.data);
+  }
+  CHECK(serialize_model(resumed) == serialize_model(straight));
+  std::remove(options.checkpoint_path.c_str());
+  std::remove(longer.checkpoint_path.c_str());
+  std::remove(stopped.checkpoint_path.c_str());
+  std::remove(resumed_options.checkpoint_path.c_str());
+}
+TEST_CASE("pretrain -> train --encoder: the encoder starts the fine-tuning", "[pretraining]") {
+  PretrainOptions options = tiny_options();
+  const Model encoder = pretrain_encoder(options);
+  const std::string encoder_path = temporary_path("encoder.json");
+  save_model(encoder, encoder_path);
+
+  const std::vector<Sentence> treebank = {[] {
+    Sentence sentence;
+    for (const char* form : {"The", "dog", "saw", "a", "cat", "."}) {
+      Word word;
+      word.form = form;
+      word.upos = form[0] == '.' ? "PUNCT" : "NOUN";
+      word.xpos = "NN";
+      sentence.words.push_back(word);
+    }
+    return sentence;
+  }()};
+  TrainOptions train_options;
+  train_options.encoder_path = encoder_path;
+  train_options.min_word_count = 1;
+  train_options.epochs = 1;
+  const Model model = initial_model(treebank, train_options);
+  CHECK(model.config.d_model == 8);  // the encoder's sizes, not the defaults
+  const EncoderParameters& from = encoder.parameters.encoder;
+  const EncoderParameters& to = model.parameters.encoder;
+  CHECK(to.layers[0].attention.query.weight.data == from.layers[0].attention.query.weight.data);
+  CHECK(to.final_norm.gamma.data == from.final_norm.gamma.data);
+  CHECK(to.input_projection.weight.data == from.input_projection.weight.data);
+  const auto row = [](const Model& m, const Tensor& table, int dim, int index) {
+    return std::vector<float>(table.data.begin() + index * dim,
+                              table.data.begin() + (index + 1) * dim);
+  };
+  CHECK(row(model, to.word_embedding, 8, model.words.find("dog")) ==
+        row(encoder, from.word_embedding, 8, encoder.words.find("dog")));
+  CHECK(row(model, to.char_embedding, 4, model.chars.find("g")) ==
+        row(encoder, from.char_embedding, 4, encoder.chars.find("g")));
+  // Training from it works end to end.
+  const Model trained = train_model(treebank, treebank, train_options);
+  CHECK(trained.config.d_model == 8);
+
+  // An encoder of other sizes is refused by name.
+  PretrainOptions wider = tiny_options();
+  wider.config.d_ff = 24;
+  const std::string wider_path = temporary_path("wider.json");
+  save_model(pretrain_encoder(wider), wider_path);
+  Model other = initial_model(treebank, train_options);
+  Model wider_encoder = load_model(wider_path);
+  CHECK_THROWS_WITH(load_encoder_into(wider_encoder, other),
+                    Catch::Matchers::Contains("d_ff is 24 but the model's is 16"));
+  std::remove(encoder_path.c_str());
+  std::remove(wider_path.c_str());
+  std::remove(options.text_path.c_str());
+  std::remove(options.vectors_path.c_str());
+}
+
+TEST_CASE("pretrain refuses unusable input with a clear error", "[pretraining]") {
+  PretrainOptions options = tiny_options();
+  options.text_path = temporary_path("missing.txt");
+  CHECK_THROWS_WITH(pretrain_encoder(options), Catch::Matchers::Contains("cannot open the text"));
+  options = tiny_options();
+  options.config.word_dim = 16;
+  CHECK_THROWS_WITH(pretrain_encoder(options), Catch::Matchers::Contains("8 dimensions"));
+  options = tiny_options();
+  options.resume_path = options.text_path;
+  CHECK_THROWS_WITH(pretrain_encoder(options),
+                    Catch::Matchers::Contains("not a sawtag pre-training checkpoint"));
+}
+
+}  // namespace sawtag
