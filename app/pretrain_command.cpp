@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "progress_bar.hpp"
+#include "training_heap.hpp"
 #include "sawtag/pretraining.hpp"
 
 namespace sawtag::cli {
@@ -18,6 +19,7 @@ namespace {
 struct PretrainArguments {
   std::string output_path;
   double max_minutes = 0.0;
+  double checkpoint_minutes = 10.0;
   PretrainOptions options;
 };
 
@@ -33,8 +35,10 @@ void draw_progress(const PretrainProgress& progress) {
 }
 
 void run_pretrain(PretrainArguments& arguments, const std::string& command_line) {
+  keep_freed_memory();
   PretrainOptions& options = arguments.options;
   options.command = command_line;
+  options.checkpoint_seconds = arguments.checkpoint_minutes * 60.0;
   options.max_seconds = arguments.max_minutes * 60.0;
   if (options.checkpoint_path.empty()) options.checkpoint_path = arguments.output_path + ".ckpt";
   const auto start = std::chrono::steady_clock::now();
@@ -107,6 +111,9 @@ void add_pretrain_command(CLI::App& app, const std::vector<std::string>& argumen
   command->add_option("--checkpoint", options.checkpoint_path,
                       "Checkpoint, written every --checkpoint-minutes and at the end "
                       "(default: OUTPUT.ckpt)");
+  command->add_option("--checkpoint-minutes", arguments->checkpoint_minutes,
+                      "Minutes between checkpoints")
+      ->capture_default_str()->check(CLI::PositiveNumber);
   command->add_option("--resume", options.resume_path, "Continue a stopped run from a checkpoint");
   command->add_option("--max-words", options.max_words,
                       "Budget in words of text; the learning rate decays to zero over it")

@@ -1,9 +1,6 @@
 #include "train_command.hpp"
 
 #include <unistd.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 #include <chrono>
 #include <cstdio>
@@ -17,6 +14,7 @@
 #include "sawtag/model.hpp"
 #include "pretrain_command.hpp"
 #include "progress_bar.hpp"
+#include "training_heap.hpp"
 #include "sawtag/training.hpp"
 #include "treebank_file.hpp"
 
@@ -68,13 +66,7 @@ void draw_progress(const TrainProgress& progress) {
 }
 
 void run_train(TrainArguments& arguments, const std::string& command_line) {
-#if defined(__GLIBC__)
-  // Every training step allocates and frees its activations (a few hundred KB each); by
-  // default glibc hands such blocks back to the kernel and faults them in again the next step,
-  // which cost a tenth of training's time. Keep them in the heap.
-  mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
-  mallopt(M_TRIM_THRESHOLD, 256 * 1024 * 1024);
-#endif
+  keep_freed_memory();
   TrainOptions& options = arguments.options;
   if (!arguments.self_test.empty()) options.self_tests.push_back(parse_self_test(arguments.self_test));
   if (options.checkpoint_path.empty()) options.checkpoint_path = arguments.output_path + ".ckpt";
