@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <thread>
 
 #include "sawtag/error.hpp"
+#include "sawtag/evaluation.hpp"
 
 namespace sawtag {
 
@@ -82,29 +82,9 @@ float fit_temperature(const std::vector<float>& logits, const std::vector<int>& 
 
 Calibration fit_calibration(const Tagger& tagger, const std::vector<Sentence>& gold,
                             int threads) {
-  std::vector<TagResult> results(gold.size());
   TagOptions options;
   options.logits = true;
-  const std::size_t thread_count = static_cast<std::size_t>(std::max(1, threads));
-  std::vector<std::thread> workers;
-  std::vector<std::exception_ptr> errors(thread_count);
-  for (std::size_t t = 0; t < thread_count; ++t) {
-    workers.emplace_back([&, t] {
-      try {
-        for (std::size_t i = t; i < gold.size(); i += thread_count) {
-          std::vector<std::string> forms;
-          for (const Word& word : gold[i].words) forms.push_back(word.form);
-          results[i] = tagger.tag(forms, options);
-        }
-      } catch (...) {
-        errors[t] = std::current_exception();
-      }
-    });
-  }
-  for (std::thread& worker : workers) worker.join();
-  for (const std::exception_ptr& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
+  const std::vector<TagResult> results = tag_gold_words(tagger, gold, threads, options);
   const Model& model = tagger.model();
   std::vector<float> upos_logits;
   std::vector<float> xpos_logits;

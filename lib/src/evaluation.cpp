@@ -6,6 +6,7 @@
 
 #include "io/json_text.hpp"
 #include "sawtag/features.hpp"
+#include "train/on_threads.hpp"
 
 namespace sawtag {
 
@@ -48,30 +49,22 @@ std::vector<std::string> forms_of(const Sentence& sentence) {
 
 }  // namespace
 
-Evaluation evaluate(const Tagger& tagger, const std::vector<Sentence>& gold, int threads,
-                    const std::unordered_set<std::string>& training_words) {
-  // Tag in parallel (each thread takes every threads-th sentence), then score in order so the
-  // result does not depend on the thread count.
+std::vector<TagResult> tag_gold_words(const Tagger& tagger, const std::vector<Sentence>& gold,
+                                      int threads, const TagOptions& options) {
   std::vector<TagResult> results(gold.size());
   const std::size_t thread_count = static_cast<std::size_t>(std::max(1, threads));
-  std::vector<std::thread> workers;
-  std::vector<std::exception_ptr> errors(thread_count);
-  for (std::size_t t = 0; t < thread_count; ++t) {
-    workers.emplace_back([&, t] {
-      try {
-        for (std::size_t i = t; i < gold.size(); i += thread_count) {
-          results[i] = tagger.tag(forms_of(gold[i]));
-        }
-      } catch (...) {
-        errors[t] = std::current_exception();
-      }
-    });
-  }
-  for (std::thread& worker : workers) worker.join();
-  for (const std::exception_ptr& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
+  train::on_threads(thread_count, [&](std::size_t t) {
+    for (std::size_t i = t; i < gold.size(); i += thread_count) {
+      results[i] = tagger.tag(forms_of(gold[i]), options);
+    }
+  });
+  return results;
+}
 
+Evaluation evaluate(const Tagger& tagger, const std::vector<Sentence>& gold, int threads,
+                    const std::unordered_set<std::string>& training_words) {
+  // Tagged in parallel, then scored in order, so the result does not depend on the thread count.
+  const std::vector<TagResult> results = tag_gold_words(tagger, gold, threads);
   Evaluation evaluation;
   const Model& model = tagger.model();
   for (std::size_t i = 0; i < gold.size(); ++i) {

@@ -47,6 +47,11 @@ struct Evaluation {
   ReliabilityBins xpos_reliability;
 };
 
+// The tags of the gold words of every sentence of `gold`, in order, tagged with `threads`
+// threads.
+std::vector<TagResult> tag_gold_words(const Tagger& tagger, const std::vector<Sentence>& gold,
+                                      int threads = 1, const TagOptions& options = {});
+
 // Tags the gold words of `gold` with `threads` threads and scores them. A word counts as
 // unseen when its lower-cased form is not in `training_words`; with an empty set, when it is
 // not in the model's vocabulary.

@@ -21,6 +21,7 @@
 #include "train/checkpoint.hpp"
 #include "train/derive_seed.hpp"
 #include "train/masked_vectors.hpp"
+#include "train/on_threads.hpp"
 #include "train/parameter_list.hpp"
 #include "train/pretrained_vectors.hpp"
 #include "train/schedule.hpp"
@@ -370,30 +371,18 @@ Model pretrain_encoder(const PretrainOptions& options, const PretrainObserver& o
     if (step_hidden == 0) continue;
     const std::int64_t step = adam.steps() + 1;
     const float scale = 1.0f / static_cast<float>(step_hidden);
-    std::vector<std::thread> workers;
-    std::vector<std::exception_ptr> errors(thread_count);
-    for (std::size_t t = 0; t < thread_count; ++t) {
-      workers.emplace_back([&, t] {
-        try {
-          train::zero(thread_gradients[t], config, trainable);
-          for (Tensor* tensor : head_tensors(thread_head_gradients[t])) {
-            std::fill(tensor->data.begin(), tensor->data.end(), 0.0f);
-          }
-          std::vector<const MaskedSentence*> share;
-          for (std::size_t i = t; i < sentences.size(); i += thread_count) {
-            share.push_back(&sentences[i]);
-          }
-          thread_losses[t] = share_gradients(state, share, options.dropout, scale,
-                                             thread_gradients[t], thread_head_gradients[t]);
-        } catch (...) {
-          errors[t] = std::current_exception();
-        }
-      });
-    }
-    for (std::thread& worker : workers) worker.join();
-    for (const std::exception_ptr& error : errors) {
-      if (error) std::rethrow_exception(error);
-    }
+    train::on_threads(thread_count, [&](std::size_t t) {
+      train::zero(thread_gradients[t], config, trainable);
+      for (Tensor* tensor : head_tensors(thread_head_gradients[t])) {
+        std::fill(tensor->data.begin(), tensor->data.end(), 0.0f);
+      }
+      std::vector<const MaskedSentence*> share;
+      for (std::size_t i = t; i < sentences.size(); i += thread_count) {
+        share.push_back(&sentences[i]);
+      }
+      thread_losses[t] = share_gradients(state, share, options.dropout, scale,
+                                         thread_gradients[t], thread_head_gradients[t]);
+    });
     Parameters& gradients = thread_gradients[0];
     LinearParameters& head_gradient = thread_head_gradients[0];
     {

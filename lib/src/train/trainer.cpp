@@ -21,6 +21,7 @@
 #include "train/batching.hpp"
 #include "train/checkpoint.hpp"
 #include "train/derive_seed.hpp"
+#include "train/on_threads.hpp"
 #include "train/parameter_list.hpp"
 #include "train/pretrained_vectors.hpp"
 #include "train/schedule.hpp"
@@ -336,40 +337,28 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
       const std::int64_t step = adam.steps() + 1;
       // Thread t takes the batch's sentences t, t + T, ...: a fixed split, so the sums (and the
       // model) do not depend on timing.
-      std::vector<std::thread> workers;
-      std::vector<std::exception_ptr> errors(thread_count);
-      for (std::size_t t = 0; t < thread_count; ++t) {
-        workers.emplace_back([&, t] {
-          try {
-            train::zero(thread_gradients[t], config, trainable);
-            // Each sentence has its own generator, for its word dropout and then its dropout
-            // masks: the same draws as if it were run alone.
-            std::vector<train::Example> thread_examples;
-            std::vector<std::mt19937_64> generators;
-            for (std::size_t i = t; i < batch.size(); i += thread_count) {
-              generators.emplace_back(
-                  train::derive_seed(options.seed, 2 + static_cast<std::uint64_t>(step), i));
-              thread_examples.push_back(examples[batch[i]]);
-              drop_words(thread_examples.back(), word_counts, options.word_dropout,
-                         generators.back());
-            }
-            std::vector<const train::Example*> pointers;
-            std::vector<std::mt19937_64*> random;
-            for (std::size_t k = 0; k < thread_examples.size(); ++k) {
-              pointers.push_back(&thread_examples[k]);
-              random.push_back(&generators[k]);
-            }
-            thread_losses[t] = train::accumulate_gradients(model, pointers, step_options, random,
-                                                           thread_gradients[t]);
-          } catch (...) {
-            errors[t] = std::current_exception();
-          }
-        });
-      }
-      for (std::thread& worker : workers) worker.join();
-      for (const std::exception_ptr& error : errors) {
-        if (error) std::rethrow_exception(error);
-      }
+      train::on_threads(thread_count, [&](std::size_t t) {
+        train::zero(thread_gradients[t], config, trainable);
+        // Each sentence has its own generator, for its word dropout and then its dropout
+        // masks: the same draws as if it were run alone.
+        std::vector<train::Example> thread_examples;
+        std::vector<std::mt19937_64> generators;
+        for (std::size_t i = t; i < batch.size(); i += thread_count) {
+          generators.emplace_back(
+              train::derive_seed(options.seed, 2 + static_cast<std::uint64_t>(step), i));
+          thread_examples.push_back(examples[batch[i]]);
+          drop_words(thread_examples.back(), word_counts, options.word_dropout,
+                     generators.back());
+        }
+        std::vector<const train::Example*> pointers;
+        std::vector<std::mt19937_64*> random;
+        for (std::size_t k = 0; k < thread_examples.size(); ++k) {
+          pointers.push_back(&thread_examples[k]);
+          random.push_back(&generators[k]);
+        }
+        thread_losses[t] = train::accumulate_gradients(model, pointers, step_options, random,
+                                                       thread_gradients[t]);
+      });
       std::size_t batch_words = 0;
       for (std::size_t index : batch) batch_words += lengths[index];
       for (std::size_t t = 1; t < thread_count; ++t) {
