@@ -298,7 +298,7 @@ TEST_CASE("model file: \\u escapes and base64-looking strings outside tensors", 
 TEST_CASE("model file: the vocabulary's words read the same by the fast reader and the parser",
           "[model_file]") {
   Model model = full_model();
-  model.words = Vocabulary({"<unk>", "say \"hi\"", "back\\slash", "a/b", "tab\there", "caf\xC3\xA9",
+  model.words = Vocabulary({"<unk>", "say \"hi\"", "back\\slash", "a/b", "no-tab-here", "caf\xC3\xA9",
                             "\xE6\x97\xA5", "base64:#0", "base64:QUJD", "sawtag:cut-words",
                             "\"vocabularies\": {\"words\":[", ","},
                            "words");
@@ -328,6 +328,11 @@ TEST_CASE("model file: the vocabulary's words read the same by the fast reader a
                                    missing_comma.begin(), missing_comma.begin() + comma, '\n'));
   CHECK_THAT(load_error(missing_comma),
              StartsWith("bad.json: not valid JSON: parse error at line " + std::to_string(line)));
+  std::string tab = fast;  // "\t" is valid JSON, but no string of a model holds a control character
+  tab.replace(tab.find("no-tab-here"), 11, "a\\tb");
+  CHECK_THAT(load_error(tab),
+             Equals("bad.json: vocabularies.words[4] holds the control character U+0009 at byte 1"));
+  CHECK(load_error(Json::parse(tab).dump()) == load_error(tab));
   CHECK_THAT(load_error(edited([](Json& d) { d["vocabularies"]["words"] = "sawtag:cut-words"; })),
              Equals("bad.json: vocabularies.words: expected an array, got string"));
 }
@@ -669,7 +674,7 @@ TEST_CASE("model file error: empty tag sets", "[model_file]") {
 TEST_CASE("model file error: deeply nested JSON does not crash", "[model_file]") {
   CHECK_THAT(load_error(std::string(100000, '[')),
              Equals("bad.json: JSON nested more than 64 levels deep, not a sawtag model"));
-  std::string objects;
+  std::string objects = "{\"training\":";  // an unknown top-level field is refused at once
   for (int i = 0; i < 100000; ++i) objects += "{\"a\":";
   CHECK_THAT(load_error(objects), Contains("nested more than 64 levels"));
   CHECK_THAT(load_error(edited([](Json& d) {
