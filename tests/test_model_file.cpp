@@ -900,6 +900,31 @@ TEST_CASE("model file error: tags and words the outputs cannot carry", "[model_f
         }).empty());
 }
 
+TEST_CASE("model file error: payload length errors, before any buffer is made", "[model_file]") {
+  // A wide word embedding with 3 bytes of data: the issue's 165 KB file asked for 1 GB this way.
+  // (Memory is a benchmark figure: docs/robustness.md gives it.)
+  for (const char* dtype : {"float32", "float16", "int8"}) {
+    INFO(dtype);
+    std::int64_t values = 0;
+    const std::string message = load_error(edited([&](Json& d) {
+      d["config"]["word_dim"] = 16384;
+      const std::int64_t rows = static_cast<std::int64_t>(d["vocabularies"]["words"].size());
+      values = rows * 16384;
+      Json& embedding = d["tensors"]["encoder.word_embedding"];
+      embedding = {{"shape", {rows, 16384}}, {"dtype", dtype}, {"data", "base64:AAAA"}};
+      if (std::string(dtype) == "int8") {
+        embedding["scales"] = base64_of(std::vector<float>(static_cast<std::size_t>(rows), 1.0f));
+      }
+    }));
+    const std::int64_t bytes = values * (std::string(dtype) == "float32"   ? 4
+                                         : std::string(dtype) == "float16" ? 2
+                                                                           : 1);
+    CHECK_THAT(message, Equals("bad.json: tensor 'encoder.word_embedding': expected " +
+                               std::to_string(values) + " values (" + std::to_string(bytes) +
+                               " bytes of base64 data), got 3 bytes"));
+  }
+}
+
 TEST_CASE("model file error: the tables derived at load have a cap", "[model_file]") {
   // 36 chars x (8 widths of 16) x 16384 filters = 75 M floats of character products, from a
   // config whose parameters are few.
