@@ -710,9 +710,8 @@ class ModelReader {
     const Json& value = member(section, key, path);
     std::vector<std::string> items;
     if (full_path == "vocabularies.words" && cut_ && cut_->words && is_words_placeholder(value)) {
-      items = std::move(*cut_->words);
+      items = std::move(*cut_->words);  // valid: read_string_array leaves the rest to the parser
       cut_->words.reset();
-      require_all_valid(items, full_path, model_strings::text_problem);
     } else {
       items = read_strings(value, full_path);
     }
