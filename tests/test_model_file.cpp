@@ -842,9 +842,16 @@ TEST_CASE("model file error: unknown fields and overlong lists are refused while
              Equals("bad.json: tensor 'heads.xpos.bias': expected 9 values, got 12"));
   // Tables are far shorter than a vocabulary may be.
   std::string abbreviations = "\"abbreviations\":[";
-  for (int i = 0; i <= (1 << 20); ++i) abbreviations += "\"a\",";
+  for (int i = 0; i <= (1 << 16); ++i) abbreviations += "\"a\",";
   CHECK_THAT(load_error(inserted_after(text, "\"tokenizer\":{", abbreviations + "\"b\"],")),
-             StartsWith("bad.json: tokenizer.abbreviations has more than 1048576 entries"));
+             StartsWith("bad.json: tokenizer.abbreviations has more than 65536 entries"));
+  // A data array's numbers are taken out while parsing; anything else in it is refused there.
+  CHECK_THAT(load_error(inserted_after(text, bias, "[0],")),
+             Equals("bad.json: tensor 'heads.xpos.bias': value at index 0 is array, expected a "
+                    "number"));
+  CHECK_THAT(load_error(inserted_after(text, bias, "0,\"x\",")),
+             Equals("bad.json: tensor 'heads.xpos.bias': value at index 1 is string, expected a "
+                    "number"));
 }
 
 TEST_CASE("model file error: every string is valid UTF-8 without control characters",

@@ -61,7 +61,7 @@ constexpr std::uint64_t kMaxFileBytes = std::uint64_t{2} << 30;
 // them (a tree node costs 16 bytes or more). The vocabularies may be as long as config.cpp
 // allows; tables (multi-word tokens, abbreviations, training fields...) are far shorter.
 constexpr std::size_t kMaxVocabularyEntries = 5'000'000;
-constexpr std::size_t kMaxTableEntries = std::size_t{1} << 20;
+constexpr std::size_t kMaxTableEntries = std::size_t{1} << 16;
 // The document's fields. Each may appear once, as may every key of every object.
 const std::initializer_list<std::string_view> kDocumentFields = {
     "format", "version", "config", "vocabularies", "tag_sets", "tokenizer",
@@ -338,8 +338,7 @@ class ModelReader {
     if (text_[text_.find_first_not_of(" \t\r\n")] == '{') cut_ = cut_payloads(text_);
     const Json::parser_callback_t check_event = [this](int, Json::parse_event_t event,
                                                        Json& parsed_value) {
-      on_parse_event(event, parsed_value);
-      return true;
+      return on_parse_event(event, parsed_value);
     };
     try {
       return cut_ ? Json::parse(cut_->begin(), cut_->end(), check_event)
@@ -372,7 +371,8 @@ class ModelReader {
   // ---- Checks made while parsing, before the document tree holds what they refuse: nesting
   // depth, duplicate keys, unknown top-level fields, and the entries of each array and object,
   // a tensor's data against the count its config implies when config, vocabularies and
-  // tag_sets come before tensors (as sawtag writes them).
+  // tag_sets come before tensors (as sawtag writes them). The numbers of a tensor's data array
+  // go straight into floats (array_data_), not into the tree: 4 bytes each instead of 16.
 
   // One object or array being parsed.
   struct OpenValue {
@@ -383,7 +383,8 @@ class ModelReader {
     std::size_t max_entries = kMaxTableEntries;
   };
 
-  void on_parse_event(Json::parse_event_t event, Json& parsed) {
+  // False: `parsed` is not kept in the document tree.
+  bool on_parse_event(Json::parse_event_t event, Json& parsed) {
     using Event = Json::parse_event_t;
     switch (event) {
       case Event::object_start:
@@ -398,7 +399,7 @@ class ModelReader {
         if (open_.size() == 1 && last_key_ == "version" && parsed.is_number_integer()) {
           newer_version_ = parsed.get<std::int64_t>() > kModelVersion;
         }
-        break;
+        return !take_tensor_value(parsed);
       case Event::object_end:
         if (open_.size() == 2) note_section(open_.back().path, parsed);
         [[fallthrough]];
@@ -406,6 +407,27 @@ class ModelReader {
         open_.pop_back();
         break;
     }
+    return true;
+  }
+
+  // The tensor whose data array is the innermost open value, or "".
+  std::string open_tensor_data() const {
+    return open_.empty() || open_.back().is_object ? "" : tensor_of(open_.back().path);
+  }
+
+  // Moves a number of a tensor's data array into array_data_; true when it did. Anything else
+  // there is refused as read_array_data would.
+  bool take_tensor_value(const Json& value) {
+    const std::string tensor = open_tensor_data();
+    if (tensor.empty()) return false;
+    if (!value.is_number()) refuse_tensor_value(tensor, value.type_name());
+    array_data_[tensor].push_back(static_cast<float>(value.get<double>()));
+    return true;
+  }
+
+  [[noreturn]] void refuse_tensor_value(const std::string& tensor, const char* type_name) const {
+    fail("tensor '" + tensor + "': value at index " + std::to_string(open_.back().entries - 1) +
+         " is " + type_name + ", expected a number");
   }
 
   // The entry of the innermost open value that starts now; false at the top level.
@@ -427,6 +449,9 @@ class ModelReader {
            " levels deep, not a sawtag model");
     }
     count_entry();
+    if (const std::string tensor = open_tensor_data(); !tensor.empty()) {
+      refuse_tensor_value(tensor, is_object ? "object" : "array");
+    }
     OpenValue value;
     value.is_object = is_object;
     if (!open_.empty()) {
@@ -928,7 +953,7 @@ class ModelReader {
       if (type == kFloat16) widen_float16(tensor);
       if (!is_little_endian() && type == kFloat32) swap_bytes(tensor.data);
     } else if (data.is_array()) {
-      read_array_data(data, path, expected_count, tensor);
+      read_array_data(data, name, path, expected_count, tensor);
     } else {
       fail(path + ": data must be a \"base64:...\" string or an array of numbers, got " +
            data.type_name());
@@ -1043,8 +1068,17 @@ class ModelReader {
     }
   }
 
-  void read_array_data(const Json& data, const std::string& path, std::int64_t expected_count,
-                       Tensor& tensor) const {
+  void read_array_data(const Json& data, const std::string& name, const std::string& path,
+                       std::int64_t expected_count, Tensor& tensor) const {
+    const auto parsed = array_data_.find(name);
+    if (parsed != array_data_.end() && data.empty()) {  // its numbers, taken while parsing
+      if (parsed->second.size() != static_cast<std::size_t>(expected_count)) {
+        fail(path + ": expected " + std::to_string(expected_count) + " values, got " +
+             std::to_string(parsed->second.size()));
+      }
+      tensor.data = std::move(parsed->second);
+      return;
+    }
     if (data.size() != static_cast<std::size_t>(expected_count)) {
       fail(path + ": expected " + std::to_string(expected_count) + " values, got " +
            std::to_string(data.size()));
@@ -1070,6 +1104,9 @@ class ModelReader {
   std::optional<Json> early_config_;
   int early_sizes_[4] = {-1, -1, -1, -1};  // words, chars, upos, xpos
   std::map<std::string, std::int64_t, std::less<>> expected_counts_;  // tensor -> values
+  // The numbers of each tensor's data array ("data": [...]), taken out of the document tree.
+  // read_tensor moves them out (mutable: the reader is const after parsing).
+  mutable std::map<std::string, TensorData, std::less<>> array_data_;
 };
 
 // ---- Writing ---------------------------------------------------------------------------------
