@@ -840,6 +840,17 @@ TEST_CASE("model file error: unknown fields and overlong lists are refused while
   }
   CHECK_THAT(load_error(tensors_first.dump()),
              Equals("bad.json: tensor 'heads.xpos.bias': expected 9 values, got 12"));
+  // Tensors first, a big one too (72,000 values, more than any table may hold), still load.
+  ModelConfig wide = testing::tiny_config();
+  wide.word_dim = 6000;
+  const Json wide_model =
+      Json::parse(serialize_model(testing::make_random_model(wide), TensorEncoding::json_array));
+  Json wide_tensors_first = Json::object();
+  wide_tensors_first["tensors"] = wide_model["tensors"];
+  for (const auto& item : wide_model.items()) {
+    if (item.key() != "tensors") wide_tensors_first[item.key()] = item.value();
+  }
+  CHECK(load_error(wide_tensors_first.dump()).empty());
   // Tables are far shorter than a vocabulary may be.
   std::string abbreviations = "\"abbreviations\":[";
   for (int i = 0; i <= (1 << 16); ++i) abbreviations += "\"a\",";

@@ -461,9 +461,13 @@ class ModelReader {
     if (value.path == "vocabularies.words" || value.path == "vocabularies.chars") {
       value.max_entries = kMaxVocabularyEntries;
     }
-    if (const auto tensor = expected_counts_.find(tensor_of(value.path));
-        tensor != expected_counts_.end() && !is_object) {
-      value.max_entries = static_cast<std::size_t>(tensor->second);
+    if (const std::string tensor = tensor_of(value.path); !tensor.empty() && !is_object) {
+      // Its count when known; else as many as the file holds, at 4 bytes a number (2 or more
+      // bytes of the file each), compared with the count after parsing.
+      const auto expected = expected_counts_.find(tensor);
+      value.max_entries = expected != expected_counts_.end()
+                              ? static_cast<std::size_t>(expected->second)
+                              : std::numeric_limits<std::size_t>::max();
     }
     open_.push_back(std::move(value));
   }
