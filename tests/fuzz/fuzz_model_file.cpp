@@ -40,13 +40,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const sawtag::ModelError&) {
     return 0;  // a self-test that fails is reported as a model error
   }
-  std::string text = "I saw a saw";
+  std::string sample = "I saw a saw";  // and some of the model's own multi-word tokens
   int tokens = 0;
   for (const auto& entry : model->tokenizer.multiword_tokens) {
     if (++tokens > 3) break;
-    text += " " + entry.first;
+    sample += " " + entry.first;
   }
-  for (const sawtag::Sentence& sentence : sawtag::Tokenizer(model->tokenizer).tokenize(text + " .")) {
+  const sawtag::Tokenizer tokenizer(model->tokenizer);
+  for (const sawtag::Sentence& sentence : tokenizer.tokenize(sample + " .")) {
     for (sawtag::OutputFormat format :
          {sawtag::OutputFormat::text, sawtag::OutputFormat::tsv, sawtag::OutputFormat::conllu,
           sawtag::OutputFormat::json, sawtag::OutputFormat::jsonl}) {
