@@ -267,7 +267,7 @@ std::optional<CutDocument> cut_payloads(std::string_view text) {
     copied = end;
     position = end;
   }
-  if (cut.payloads.empty()) return std::nullopt;
+  if (cut.payloads.empty() && !cut.words) return std::nullopt;  // nothing cut: parse as it is
   cut.append(text.substr(copied));
   for (std::string_view piece : cut.pieces) {
     if (piece.find("\\u") != std::string_view::npos) return std::nullopt;
