@@ -197,7 +197,7 @@ struct CutDocument {
   }
   PiecesIterator begin() const { return {&pieces, 0}; }
   PiecesIterator end() const { return {&pieces, pieces.size()}; }
-  // vocabularies.words, when it was cut out: `text` holds kWordsPlaceholder in its place.
+  // vocabularies.words, when it was cut out: a piece holds kWordsPlaceholder in its place.
   std::optional<std::vector<std::string>> words;
 
   // Position in the original text of position `at` of `text`.
@@ -334,7 +334,7 @@ class ModelReader {
       fail(text_.empty() ? "empty file, not a sawtag model" : "blank file, not a sawtag model");
     }
     // Only what may be a JSON object is searched for payloads: the parser refuses anything else
-    // at its first byte, and a 3 GB file of zeros is not read to the end.
+    // at its first byte, and a 1 GB file of zeros is not read to the end.
     if (text_[text_.find_first_not_of(" \t\r\n")] == '{') cut_ = cut_payloads(text_);
     const Json::parser_callback_t check_event = [this](int, Json::parse_event_t event,
                                                        Json& parsed_value) {
