@@ -35,7 +35,8 @@ extern "C" void remove_temporaries_and_die(int signal_number) {
     removed = true;
   }
   if (removed) {
-    static const char kMessage[] = "sawtag: error: interrupted; the unfinished output was removed\n";
+    static const char kMessage[] =
+        "sawtag: error: interrupted; the unfinished output was removed\n";
     [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
   }
   std::signal(signal_number, SIG_DFL);
@@ -128,8 +129,8 @@ OutputFile::OutputFile(const std::string& path)
     final_path_ = final_target(path);
     if (!final_path_.empty()) {
       const fs::path target(final_path_);
-      temporary_path_ = (target.parent_path() / ("." + target.filename().string() + ".part-" +
-                                                 std::to_string(::getpid())))
+      temporary_path_ = (target.parent_path() /
+                         ("." + target.filename().string() + ".part-" + std::to_string(::getpid())))
                             .string();
       guard_ = std::make_unique<TemporaryFileGuard>(temporary_path_);
     }
@@ -175,8 +176,8 @@ void OutputFile::close() {
   if (::close(fd_) != 0) throw OutputError(name_ + ": cannot write: " + std::strerror(errno));
   if (temporary_path_.empty()) return;
   if (std::rename(temporary_path_.c_str(), final_path_.c_str()) != 0) {
-    throw OutputError(name_ + ": cannot rename " + temporary_path_ + " to it: " +
-                      std::strerror(errno));
+    throw OutputError(name_ + ": cannot rename " + temporary_path_ +
+                      " to it: " + std::strerror(errno));
   }
   guard_.reset();
 }

@@ -1,8 +1,9 @@
 // Where the CLI writes data: stdout or a file, through a buffer that remembers why a write
 // failed. A regular file is written to a hidden temporary file beside it and renamed over it
 // only by close(), so an interrupted or failed run leaves the previous file (or none) under the
-// name asked for, never a truncated one. A reader that went away (EPIPE: `sawtag tag big.txt | head`) is not an error: it
-// throws OutputClosed, which main turns into a quiet exit 0. Other failures throw OutputError.
+// name asked for, never a truncated one. A reader that went away (EPIPE: `sawtag tag big.txt |
+// head`) is not an error: it throws OutputClosed, which main turns into a quiet exit 0. Other
+// failures throw OutputError.
 #pragma once
 
 #include <exception>

@@ -9,9 +9,9 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
-#include <thread>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "batch_output.hpp"
@@ -87,8 +87,8 @@ void refuse_overwriting(const TagCommandOptions& options, const std::string& mod
     const std::string extension = kExtensions.at(kFormats.at(options.format));
     for (const std::string& input : options.inputs) {
       outputs.push_back(
-          {"--output-dir", (std::filesystem::path(options.output_dir) /
-                            output_name(input, extension)).string()});
+          {"--output-dir",
+           (std::filesystem::path(options.output_dir) / output_name(input, extension)).string()});
     }
   }
   refuse_output_over_input(inputs, outputs);

@@ -1,5 +1,6 @@
 #include "train_command.hpp"
 
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -7,12 +8,10 @@
 #include <memory>
 #include <sstream>
 
-#include <spdlog/spdlog.h>
-
 #include "overwrite_check.hpp"
+#include "progress_bar.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/model.hpp"
-#include "progress_bar.hpp"
 #include "sawtag/training.hpp"
 #include "treebank_file.hpp"
 

@@ -4,9 +4,8 @@
 // the fuzz_model_file target.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -62,7 +61,8 @@ inline std::string output_problem(const Tagger& tagger, Sentence sentence, Outpu
     case OutputFormat::conllu: {
       for (const std::string& line : lines) {
         if (line.empty() || line[0] == '#') continue;
-        if (std::count(line.begin(), line.end(), '\t') != 9) return "conllu: a row without 10 columns";
+        if (std::count(line.begin(), line.end(), '\t') != 9)
+          return "conllu: a row without 10 columns";
       }
       std::istringstream in(text);
       ConlluReader reader(in, "output");
@@ -76,8 +76,8 @@ inline std::string output_problem(const Tagger& tagger, Sentence sentence, Outpu
     }
     case OutputFormat::json:
     case OutputFormat::jsonl:
-      for (const std::string& line : format == OutputFormat::json ? std::vector<std::string>{text}
-                                                                  : lines) {
+      for (const std::string& line :
+           format == OutputFormat::json ? std::vector<std::string>{text} : lines) {
         if (!nlohmann::json::accept(line)) return "json: not valid JSON";
       }
       return "";

@@ -133,7 +133,8 @@ TEST_CASE_METHOD(CliFixture, "tag -o replaces the file whole, keeping a link a l
   CHECK(read_file(target) == tag({notes}).out);
 }
 
-TEST_CASE_METHOD(CliFixture, "an interrupted tag -o leaves the previous output", "[cli][overwrite]") {
+TEST_CASE_METHOD(CliFixture, "an interrupted tag -o leaves the previous output",
+                 "[cli][overwrite]") {
   std::string big;
   while (big.size() < (std::size_t{40} << 20)) big += "I saw a saw. The dog don't see it.\n\n";
   const std::string input = dir.write("big.txt", big);

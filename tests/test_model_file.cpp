@@ -1,13 +1,13 @@
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
-#include <random>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -300,10 +300,10 @@ TEST_CASE("model file: \\u escapes and base64-looking strings outside tensors", 
 TEST_CASE("model file: the vocabulary's words read the same by the fast reader and the parser",
           "[model_file]") {
   Model model = full_model();
-  model.words = Vocabulary({"<unk>", "say \"hi\"", "back\\slash", "a/b", "no-tab-here", "caf\xC3\xA9",
-                            "\xE6\x97\xA5", "base64:#0", "base64:QUJD", "sawtag:cut-words",
-                            "\"vocabularies\": {\"words\":[", ","},
-                           "words");
+  model.words = Vocabulary(
+      {"<unk>", "say \"hi\"", "back\\slash", "a/b", "no-tab-here", "caf\xC3\xA9", "\xE6\x97\xA5",
+       "base64:#0", "base64:QUJD", "sawtag:cut-words", "\"vocabularies\": {\"words\":[", ","},
+      "words");
   model.training.fields["placeholder"] = "sawtag:cut-words";
   const std::string fast = serialize_model(model);
   // The layout the fast reader looks for; the parser's compact dump has none.
@@ -332,8 +332,9 @@ TEST_CASE("model file: the vocabulary's words read the same by the fast reader a
              StartsWith("bad.json: not valid JSON: parse error at line " + std::to_string(line)));
   std::string tab = fast;  // "\t" is valid JSON, but no string of a model holds a control character
   tab.replace(tab.find("no-tab-here"), 11, "a\\tb");
-  CHECK_THAT(load_error(tab),
-             Equals("bad.json: vocabularies.words[4] holds the control character U+0009 at byte 1"));
+  CHECK_THAT(
+      load_error(tab),
+      Equals("bad.json: vocabularies.words[4] holds the control character U+0009 at byte 1"));
   CHECK(load_error(Json::parse(tab).dump()) == load_error(tab));
   CHECK_THAT(load_error(edited([](Json& d) { d["vocabularies"]["words"] = "sawtag:cut-words"; })),
              Equals("bad.json: vocabularies.words: expected an array, got string"));
@@ -780,7 +781,8 @@ namespace sawtag {
 namespace {
 
 // `text` with `inserted` put right after the first `after`.
-std::string inserted_after(std::string text, const std::string& after, const std::string& inserted) {
+std::string inserted_after(std::string text, const std::string& after,
+                           const std::string& inserted) {
   const std::size_t at = text.find(after);
   REQUIRE(at != std::string::npos);
   return text.insert(at + after.size(), inserted);
@@ -795,8 +797,9 @@ TEST_CASE("model file error: a key may appear once, in every object", "[model_fi
     const std::string text = edited([](Json&) {}, encoding);
     const Json document = Json::parse(text);
     const std::string xpos_bias =
-        "\"heads.xpos.bias\":" + Json{{"shape", {9}}, {"dtype", "float32"},
-                                      {"data", std::vector<float>(9, 9.0f)}}.dump() + ",";
+        "\"heads.xpos.bias\":" +
+        Json{{"shape", {9}}, {"dtype", "float32"}, {"data", std::vector<float>(9, 9.0f)}}.dump() +
+        ",";
     CHECK_THAT(load_error(inserted_after(text, "\"tensors\":{", xpos_bias)),
                Equals("bad.json: duplicate key 'tensors.heads.xpos.bias': each may appear once"));
     CHECK_THAT(load_error(inserted_after(text, "\"config\":{", "\"d_model\":8,")),
@@ -805,9 +808,10 @@ TEST_CASE("model file error: a key may appear once, in every object", "[model_fi
                Equals("bad.json: duplicate key 'tag_sets.xpos': each may appear once"));
     CHECK_THAT(load_error(inserted_after(text, "\"version\":2", ",\"version\":2")),
                Equals("bad.json: duplicate key 'version': each may appear once"));
-    CHECK_THAT(load_error(inserted_after(text, "\"multiword_tokens\":{", "\"don't\":[\"x\",\"y\"],")),
-               Equals("bad.json: duplicate key 'tokenizer.multiword_tokens.don't': each may "
-                      "appear once"));
+    CHECK_THAT(
+        load_error(inserted_after(text, "\"multiword_tokens\":{", "\"don't\":[\"x\",\"y\"],")),
+        Equals("bad.json: duplicate key 'tokenizer.multiword_tokens.don't': each may "
+               "appear once"));
     CHECK_THAT(load_error(inserted_after(text, "\"self_tests\":[{", "\"upos\":[],")),
                Equals("bad.json: duplicate key 'self_tests.upos': each may appear once"));
     CHECK(load_error(text).empty());
@@ -891,22 +895,35 @@ TEST_CASE("model file error: tags and words the outputs cannot carry", "[model_f
              Equals("bad.json: tag_sets.xpos[0] holds the control character U+0009 at byte 2"));
   CHECK_THAT(with([](Json& d) { d["tag_sets"]["upos"][0] = "A DJ"; }),
              Equals("bad.json: tag_sets.upos[0] holds a space (U+0020) at byte 1"));
-  CHECK_THAT(with([](Json& d) { d["tag_sets"]["upos"][0] = "A\xC2\xA0""DJ"; }),
+  CHECK_THAT(with([](Json& d) {
+               d["tag_sets"]["upos"][0] =
+                   "A\xC2\xA0"
+                   "DJ";
+             }),
              Equals("bad.json: tag_sets.upos[0] holds a space (U+00A0) at byte 1"));
   CHECK_THAT(with([](Json& d) { d["tag_sets"]["xpos"][0] = ""; }),
              Equals("bad.json: tag_sets.xpos[0] is empty"));
-  CHECK_THAT(with([](Json& d) { d["tokenizer"]["multiword_tokens"]["don't"] = {"do\n", "n't"}; }),
+  CHECK_THAT(with([](Json& d) {
+               d["tokenizer"]["multiword_tokens"]["don't"] = {"do\n", "n't"};
+             }),
              Equals("bad.json: tokenizer.multiword_tokens.'don't'[0] holds the control character "
                     "U+000A at byte 2"));
-  CHECK_THAT(with([](Json& d) { d["tokenizer"]["multiword_tokens"]["don't"] = {"", "n't"}; }),
+  CHECK_THAT(with([](Json& d) {
+               d["tokenizer"]["multiword_tokens"]["don't"] = {"", "n't"};
+             }),
              Equals("bad.json: tokenizer.multiword_tokens.'don't'[0] is empty"));
-  CHECK_THAT(with([](Json& d) { d["tokenizer"]["multiword_tokens"][""] = {"a", "b"}; }),
+  CHECK_THAT(with([](Json& d) {
+               d["tokenizer"]["multiword_tokens"][""] = {"a", "b"};
+             }),
              Equals("bad.json: tokenizer.multiword_tokens key is empty"));
   CHECK_THAT(with([](Json& d) { d["self_tests"][0]["words"][1] = ""; }),
              Equals("bad.json: self_tests[0].words[1] is empty"));
-  CHECK_THAT(with([](Json& d) { d["vocabularies"]["chars"][5] = "ab"; }),
-             Equals("bad.json: vocabularies.chars[5] = 'ab' is not one character (one code point)"));
-  CHECK_THAT(with([](Json& d) { d["tokenizer"]["abbreviations"] = {"Mr.", "e.g.", "Mr."}; }),
+  CHECK_THAT(
+      with([](Json& d) { d["vocabularies"]["chars"][5] = "ab"; }),
+      Equals("bad.json: vocabularies.chars[5] = 'ab' is not one character (one code point)"));
+  CHECK_THAT(with([](Json& d) {
+               d["tokenizer"]["abbreviations"] = {"Mr.", "e.g.", "Mr."};
+             }),
              Equals("bad.json: tokenizer.abbreviations has a duplicate entry 'Mr.' at index 2"));
   // What every format can write loads: "_" (a treebank without XPOS), a slash, non-ASCII,
   // a multi-word token's word with a space (text and tsv write it as U+00A0).

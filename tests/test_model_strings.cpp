@@ -24,7 +24,7 @@ TEST_CASE("model strings: valid UTF-8 without control characters", "[model_strin
   CHECK(text_problem("\xC2\x85") == "holds the control character U+0085 at byte 0");
   CHECK(text_problem("x\xE2\x80\xA9") == "holds the control character U+2029 at byte 1");
   CHECK(text_problem("ab\xFF") == "is not valid UTF-8 at byte 2");
-  CHECK(text_problem("\xC0\xAF") == "is not valid UTF-8 at byte 0");  // overlong '/'
+  CHECK(text_problem("\xC0\xAF") == "is not valid UTF-8 at byte 0");      // overlong '/'
   CHECK(text_problem("\xED\xA0\x80") == "is not valid UTF-8 at byte 0");  // a surrogate
 }
 

@@ -64,8 +64,8 @@ constexpr std::size_t kMaxVocabularyEntries = 5'000'000;
 constexpr std::size_t kMaxTableEntries = std::size_t{1} << 16;
 // The document's fields. Each may appear once, as may every key of every object.
 const std::initializer_list<std::string_view> kDocumentFields = {
-    "format", "version", "config", "vocabularies", "tag_sets", "tokenizer",
-    "training", "self_tests", "tensors"};
+    "format",    "version",  "config",     "vocabularies", "tag_sets",
+    "tokenizer", "training", "self_tests", "tensors"};
 constexpr std::string_view kBase64Prefix = "base64:";
 constexpr std::string_view kFloat32 = "float32";
 constexpr std::string_view kFloat16 = "float16";
@@ -185,9 +185,9 @@ struct CutDocument {
     std::size_t placeholder_size;
     std::size_t payload_size;
   };
-  std::vector<std::string_view> pieces;  // into the original text, or into `placeholders`
-  std::deque<std::string> placeholders;  // a deque: adding one never moves the others
-  std::size_t size = 0;                  // of the cut text, all pieces together
+  std::vector<std::string_view> pieces;    // into the original text, or into `placeholders`
+  std::deque<std::string> placeholders;    // a deque: adding one never moves the others
+  std::size_t size = 0;                    // of the cut text, all pieces together
   std::vector<std::string_view> payloads;  // views into the original text
   std::vector<Cut> cuts;
 
@@ -455,8 +455,8 @@ class ModelReader {
     OpenValue value;
     value.is_object = is_object;
     if (!open_.empty()) {
-      value.path = open_.back().is_object ? join(open_.back().path, restore(last_key_))
-                                          : open_.back().path;
+      value.path =
+          open_.back().is_object ? join(open_.back().path, restore(last_key_)) : open_.back().path;
     }
     if (value.path == "vocabularies.words" || value.path == "vocabularies.chars") {
       value.max_entries = kMaxVocabularyEntries;
@@ -482,8 +482,8 @@ class ModelReader {
       fail("duplicate key '" + join(object.path, restore(key)) + "': each may appear once");
     }
     last_key_ = key;
-    const bool known_field = std::find(kDocumentFields.begin(), kDocumentFields.end(), key) !=
-                             kDocumentFields.end();
+    const bool known_field =
+        std::find(kDocumentFields.begin(), kDocumentFields.end(), key) != kDocumentFields.end();
     if (open_.size() == 1 && !known_field && !newer_version_) {
       fail("unknown field '" + restore(key) + "'");  // before its value is parsed
     }
@@ -497,7 +497,8 @@ class ModelReader {
   static std::string tensor_of(const std::string& path) {
     constexpr std::string_view kPrefix = "tensors.";
     constexpr std::string_view kSuffix = ".data";
-    if (path.size() <= kPrefix.size() + kSuffix.size() || path.compare(0, kPrefix.size(), kPrefix) ||
+    if (path.size() <= kPrefix.size() + kSuffix.size() ||
+        path.compare(0, kPrefix.size(), kPrefix) ||
         path.compare(path.size() - kSuffix.size(), kSuffix.size(), kSuffix)) {
       return "";
     }
@@ -663,9 +664,9 @@ class ModelReader {
   // Every string of the file is valid UTF-8 without control characters, also one the cut took
   // out unchecked ("base64:..."); what the outputs write (tags, words) is checked further.
   // `problem_of` is a model_strings function.
-  void require_valid(std::string_view text, const std::string& path,
-                     std::string (*problem_of)(std::string_view) =
-                         model_strings::text_problem) const {
+  void require_valid(
+      std::string_view text, const std::string& path,
+      std::string (*problem_of)(std::string_view) = model_strings::text_problem) const {
     const std::string problem = problem_of(text);
     if (!problem.empty()) fail(path + " " + problem);
   }
@@ -1106,7 +1107,7 @@ class ModelReader {
   std::string last_key_;
   bool newer_version_ = false;
   std::optional<Json> early_config_;
-  int early_sizes_[4] = {-1, -1, -1, -1};  // words, chars, upos, xpos
+  int early_sizes_[4] = {-1, -1, -1, -1};                             // words, chars, upos, xpos
   std::map<std::string, std::int64_t, std::less<>> expected_counts_;  // tensor -> values
   // The numbers of each tensor's data array ("data": [...]), taken out of the document tree.
   // read_tensor moves them out (mutable: the reader is const after parsing).
@@ -1247,8 +1248,8 @@ class MappedFile {
     if (static_cast<std::uint64_t>(status.st_size) > kMaxFileBytes) {
       ::close(fd);
       throw ModelError(path + ": the file has " + std::to_string(status.st_size) +
-                       " bytes, more than a model file may have (" +
-                       std::to_string(kMaxFileBytes) + ")");
+                       " bytes, more than a model file may have (" + std::to_string(kMaxFileBytes) +
+                       ")");
     }
     size_ = static_cast<std::size_t>(status.st_size);
     if (size_ > 0) {

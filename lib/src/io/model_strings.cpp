@@ -11,8 +11,9 @@ namespace {
 
 // The code point of the valid UTF-8 sequence of `length` bytes at text[i].
 std::uint32_t code_point_at(std::string_view text, std::size_t i, std::size_t length) {
-  const auto byte = [&](std::size_t k) { return static_cast<std::uint32_t>(
-                                             static_cast<unsigned char>(text[i + k])); };
+  const auto byte = [&](std::size_t k) {
+    return static_cast<std::uint32_t>(static_cast<unsigned char>(text[i + k]));
+  };
   if (length == 1) return byte(0);
   static constexpr std::uint32_t kLeadMask[] = {0, 0, 0x1F, 0x0F, 0x07};
   std::uint32_t code_point = byte(0) & kLeadMask[length];
@@ -21,8 +22,8 @@ std::uint32_t code_point_at(std::string_view text, std::size_t i, std::size_t le
 }
 
 bool is_control(std::uint32_t code_point) {
-  return code_point < 0x20 || (code_point >= 0x7F && code_point <= 0x9F) ||
-         code_point == 0x2028 || code_point == 0x2029;
+  return code_point < 0x20 || (code_point >= 0x7F && code_point <= 0x9F) || code_point == 0x2028 ||
+         code_point == 0x2029;
 }
 
 // Unicode's space separators (category Zs).

@@ -29,7 +29,8 @@ char unescaped(char c) {
   switch (c) {
     case '"': return '"';
     case '\\': return '\\';
-    case '/': return '/';
+    case '/':
+      return '/';
     default: return 0;
   }
 }

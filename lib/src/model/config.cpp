@@ -66,10 +66,12 @@ void validate(const ModelConfig& config) {
       width_sum * config.char_vocab_size * config.char_filters +
       std::min<std::int64_t>(config.max_sequence_length, kLongestPositionTable) * config.d_model;
   if (derived > kMaxDerivedValues) {
-    throw ModelError("config: the tables built from the model when it is loaded (character "
-                     "products: sum of char_widths x chars x char_filters, positions: "
-                     "max_sequence_length x d_model) would hold " + std::to_string(derived) +
-                     " values, more than the limit of " + std::to_string(kMaxDerivedValues));
+    throw ModelError(
+        "config: the tables built from the model when it is loaded (character "
+        "products: sum of char_widths x chars x char_filters, positions: "
+        "max_sequence_length x d_model) would hold " +
+        std::to_string(derived) + " values, more than the limit of " +
+        std::to_string(kMaxDerivedValues));
   }
   const std::int64_t count = parameter_count(config);
   if (count > kMaxParameters) {
