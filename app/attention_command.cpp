@@ -12,6 +12,7 @@
 #include "attention_input.hpp"
 #include "model_locator.hpp"
 #include "output_file.hpp"
+#include "overwrite_check.hpp"
 #include "sawtag/attention_view.hpp"
 #include "sawtag/output.hpp"
 #include "sawtag/tagger.hpp"
@@ -201,6 +202,12 @@ void run_attention_command(const AttentionCommandOptions& options) {
   apply_word_window(options.words, view);
   view.shading = shading_for(options);
   const std::vector<std::string> texts = text_arguments(options);
+  std::vector<FileArgument> inputs{{"--model", locate_model(options.model)}};
+  for (const std::string& file : options.files) inputs.push_back({"--file", file});
+  const std::vector<FileArgument> outputs{
+      {"--html", options.html}, {"--svg", options.svg}, {"-o", options.output}};
+  refuse_shared_outputs(outputs);
+  refuse_output_over_input(inputs, outputs);
   const std::shared_ptr<const Model> model = load_located_model(options.model);
   view.map = map_choice(options, model->config);
   const TaggedInput input = tag_input(options, texts, model);

@@ -1,14 +1,9 @@
 #include "batch_output.hpp"
 
 #include <spdlog/spdlog.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <map>
 #include <system_error>
@@ -21,43 +16,6 @@ namespace sawtag::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-// The temporary file being written, for the signal handler to remove. A fixed buffer: the
-// handler may only make async-signal-safe calls (unlink, signal, raise).
-char g_temporary_path[4096];
-std::atomic<bool> g_has_temporary{false};
-
-extern "C" void remove_temporary_and_die(int signal_number) {
-  if (g_has_temporary.load()) {
-    ::unlink(g_temporary_path);
-    static const char kMessage[] = "sawtag: error: interrupted; the unfinished output was removed\n";
-    [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
-  }
-  std::signal(signal_number, SIG_DFL);
-  std::raise(signal_number);
-}
-
-// While alive, an interrupt (Ctrl-C), SIGTERM or SIGHUP removes `path` before the process dies.
-class TemporaryFileGuard {
- public:
-  explicit TemporaryFileGuard(const std::string& path) : path_(path) {
-    if (path.size() >= sizeof g_temporary_path) return;  // not guarded; still never a result
-    std::memcpy(g_temporary_path, path.c_str(), path.size() + 1);
-    g_has_temporary.store(true);
-    for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
-      std::signal(signal_number, remove_temporary_and_die);
-    }
-  }
-  ~TemporaryFileGuard() {
-    g_has_temporary.store(false);
-    ::unlink(path_.c_str());  // after a successful rename there is nothing left to remove
-  }
-  TemporaryFileGuard(const TemporaryFileGuard&) = delete;
-  TemporaryFileGuard& operator=(const TemporaryFileGuard&) = delete;
-
- private:
-  std::string path_;
-};
 
 std::uintmax_t size_or_zero(const std::string& path) {
   std::error_code error;
@@ -113,32 +71,17 @@ class BatchProgress {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-// Tags `input` into `final_path` through a temporary file next to it.
+// Tags `input` into `final_path`, through a temporary file next to it (OutputFile).
 void tag_one(const Tagger& tagger, const TagSessionOptions& session_options, ThreadPool* pool,
              const std::string& input, const fs::path& final_path, BatchProgress& progress) {
   LineSource source(input);  // throws InputError for a missing file or a directory
-  std::error_code error;
-  if (fs::equivalent(input, final_path, error)) {
-    throw InputError(input + ": the output " + final_path.string() +
-                     " would overwrite it; choose another --output-dir");
-  }
-  const std::string temporary = (final_path.parent_path() / ("." + final_path.filename().string() +
-                                                             ".part-" + std::to_string(::getpid())))
-                                    .string();
-  const TemporaryFileGuard guard(temporary);
-  {
-    OutputFile output(temporary);
-    TagSession session(tagger, session_options, output, nullptr, pool);
-    session.on_progress(
-        [&progress](std::size_t words, std::size_t bytes) { progress.update(words, bytes); });
-    session.tag(source);
-    session.finish();
-    output.close();
-  }
-  if (std::rename(temporary.c_str(), final_path.c_str()) != 0) {
-    throw OutputError(final_path.string() + ": cannot rename " + temporary + " to it: " +
-                      std::strerror(errno));
-  }
+  OutputFile output(final_path.string());
+  TagSession session(tagger, session_options, output, nullptr, pool);
+  session.on_progress(
+      [&progress](std::size_t words, std::size_t bytes) { progress.update(words, bytes); });
+  session.tag(source);
+  session.finish();
+  output.close();
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "model_locator.hpp"
+#include "overwrite_check.hpp"
 #include "sawtag/calibration.hpp"
 #include "sawtag/evaluation.hpp"
 #include "treebank_file.hpp"
@@ -31,6 +32,8 @@ std::string errors_of(const Tagger& tagger, const std::vector<Sentence>& gold, i
 
 void run_calibrate(const CalibrateArguments& arguments) {
   const std::string path = locate_model(arguments.model_path);
+  refuse_output_over_input({{"-m", path}, {"--dev", arguments.dev_path}},
+                           {{"-o", arguments.output_path}});
   Model model = load_model(path, Int8WordTable::keep);
   const std::vector<Sentence> dev = read_treebank(arguments.dev_path);
   const auto shared = std::make_shared<const Model>(model);

@@ -1,6 +1,9 @@
 // Where the CLI writes data: stdout or a file, through a buffer that remembers why a write
-// failed. A reader that went away (EPIPE: `sawtag tag big.txt | head`) is not an error: it
-// throws OutputClosed, which main turns into a quiet exit 0. Other failures throw OutputError.
+// failed. A regular file is written to a hidden temporary file beside it and renamed over it
+// only by close(), so an interrupted or failed run leaves the previous file (or none) under the
+// name asked for, never a truncated one. A reader that went away (EPIPE: `sawtag tag big.txt |
+// head`) is not an error: it throws OutputClosed, which main turns into a quiet exit 0. Other
+// failures throw OutputError.
 #pragma once
 
 #include <exception>
@@ -36,9 +39,14 @@ class DescriptorBuffer : public std::streambuf {
   std::vector<char> buffer_;
 };
 
+// Removes a temporary output when the process is interrupted (output_file.cpp).
+class TemporaryFileGuard;
+
 class OutputFile {
  public:
-  // "-" (or "") is stdout; anything else is created or truncated. Throws OutputError.
+  // "-" (or "") is stdout. A regular file (new, or replaced: through a symbolic link, its
+  // target) is written as ".NAME.part-PID" beside it until close(); a device or pipe
+  // (/dev/null, a FIFO) directly. Throws OutputError.
   explicit OutputFile(const std::string& path);
   ~OutputFile();
   OutputFile(const OutputFile&) = delete;
@@ -51,13 +59,17 @@ class OutputFile {
   void check();
   // Writes out the buffer, then check().
   void flush();
-  // flush(), then closes the file (not stdout); reports a failing close.
+  // flush(), then closes the file (not stdout) and renames a temporary file to its final name;
+  // reports a failing close or rename.
   void close();
 
  private:
   std::string name_;
   int fd_ = -1;
   bool owns_fd_ = false;
+  std::string final_path_;  // where a temporary file is renamed to; "" when written directly
+  std::string temporary_path_;
+  std::unique_ptr<TemporaryFileGuard> guard_;
   std::unique_ptr<DescriptorBuffer> buffer_;
   std::ostream stream_;
 };

@@ -9,6 +9,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "overwrite_check.hpp"
 #include "progress_bar.hpp"
 #include "training_heap.hpp"
 #include "sawtag/pretraining.hpp"
@@ -41,6 +42,16 @@ void run_pretrain(PretrainArguments& arguments, const std::string& command_line)
   options.checkpoint_seconds = arguments.checkpoint_minutes * 60.0;
   options.max_seconds = arguments.max_minutes * 60.0;
   if (options.checkpoint_path.empty()) options.checkpoint_path = arguments.output_path + ".ckpt";
+  // Before anything is read or written (the checkpoint may be the one resumed from).
+  const std::vector<FileArgument> read{{"--text", options.text_path},
+                                       {"--vectors", options.vectors_path}};
+  std::vector<FileArgument> read_or_resumed = read;
+  read_or_resumed.push_back({"--resume", options.resume_path});
+  const std::vector<FileArgument> written{{"-o", arguments.output_path},
+                                          {"--checkpoint", options.checkpoint_path}};
+  refuse_shared_outputs(written);
+  refuse_output_over_input(read, written);
+  refuse_output_over_input(read_or_resumed, {written.front()});
   const auto start = std::chrono::steady_clock::now();
   const bool terminal = ::isatty(STDERR_FILENO) == 1;
   PretrainObserver observer;

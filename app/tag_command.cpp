@@ -7,14 +7,16 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <map>
-#include <thread>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "batch_output.hpp"
 #include "model_locator.hpp"
+#include "overwrite_check.hpp"
 #include "sawtag/error.hpp"
 #include "tag_session.hpp"
 
@@ -72,6 +74,26 @@ void check_inputs_exist(const std::vector<std::string>& inputs) {
   }
 }
 
+// Every output this run would write, against every file it reads (the model too): throws
+// OutputError before anything is written when one would overwrite another.
+void refuse_overwriting(const TagCommandOptions& options, const std::string& model_path) {
+  std::vector<FileArgument> inputs{{"--model", model_path}};
+  for (const std::string& input : options.inputs) inputs.push_back({"", input});
+  std::vector<FileArgument> outputs;
+  if (options.output_dir.empty()) {
+    outputs = {{"-o", options.output}, {"--attention", options.attention}};
+    refuse_shared_outputs(outputs);
+  } else {  // two inputs with one output name are reported by tag_into_directory
+    const std::string extension = kExtensions.at(kFormats.at(options.format));
+    for (const std::string& input : options.inputs) {
+      outputs.push_back(
+          {"--output-dir",
+           (std::filesystem::path(options.output_dir) / output_name(input, extension)).string()});
+    }
+  }
+  refuse_output_over_input(inputs, outputs);
+}
+
 // All inputs into one output (stdout or -o FILE), sent_id numbers running on.
 void tag_into_one_output(const Tagger& tagger, const TagCommandOptions& options,
                          ThreadPool* pool) {
@@ -117,6 +139,7 @@ void run_tag_command(TagCommandOptions options) {
     spdlog::warn("--sentence-per-line applies only to --input raw");
   }
   if (options.output_dir.empty()) check_inputs_exist(options.inputs);
+  refuse_overwriting(options, locate_model(options.model));
   const Tagger tagger(load_located_model(options.model),
                       options.float32 ? TagPrecision::float32 : TagPrecision::fastest);
   // One thread tags on the main thread; more get a pool, and the main thread reads and writes.

@@ -1,5 +1,6 @@
 #include "train_command.hpp"
 
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -8,12 +9,11 @@
 #include <memory>
 #include <sstream>
 
-#include <spdlog/spdlog.h>
-
+#include "overwrite_check.hpp"
+#include "progress_bar.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/model.hpp"
 #include "pretrain_command.hpp"
-#include "progress_bar.hpp"
 #include "training_heap.hpp"
 #include "sawtag/training.hpp"
 #include "treebank_file.hpp"
@@ -72,6 +72,19 @@ void run_train(TrainArguments& arguments, const std::string& command_line) {
   if (options.checkpoint_path.empty()) options.checkpoint_path = arguments.output_path + ".ckpt";
   options.corpus = std::filesystem::path(arguments.train_path).filename().string();
   options.command = command_line;
+  // Before anything is read or written. The checkpoint may be the one resumed from: it is
+  // read first and replaced whole after each epoch.
+  const std::vector<FileArgument> read{{"--train", arguments.train_path},
+                                       {"--dev", arguments.dev_path},
+                                       {"--pretrained-embeddings", options.pretrained_embeddings},
+                                       {"--encoder", options.encoder_path}};
+  std::vector<FileArgument> read_or_resumed = read;
+  read_or_resumed.push_back({"--resume", options.resume_path});
+  const std::vector<FileArgument> written{{"-o", arguments.output_path},
+                                          {"--checkpoint", options.checkpoint_path}};
+  refuse_shared_outputs(written);
+  refuse_output_over_input(read, written);
+  refuse_output_over_input(read_or_resumed, {written.front()});
 
   const auto start = std::chrono::steady_clock::now();
   const std::vector<Sentence> train = read_treebank(arguments.train_path);

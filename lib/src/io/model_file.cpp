@@ -18,11 +18,14 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <exception>
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <iterator>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
@@ -31,11 +34,13 @@
 #include <string_view>
 #include <system_error>
 #include <type_traits>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "io/base64.hpp"
 #include "io/float16.hpp"
+#include "io/model_strings.hpp"
 #include "io/string_array.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/model.hpp"
@@ -49,6 +54,18 @@ using Json = nlohmann::json;
 using OrderedJson = nlohmann::ordered_json;
 
 constexpr int kMaxJsonDepth = 64;  // the format needs 5 levels; deeper is not a model
+// Bigger files are refused before they are read: 250 M float32 parameters (config.cpp's
+// limit) are 1.33 GB of base64.
+constexpr std::uint64_t kMaxFileBytes = std::uint64_t{2} << 30;
+// Entries of one JSON array or object, checked while parsing, before the document tree holds
+// them (a tree node costs 16 bytes or more). The vocabularies may be as long as config.cpp
+// allows; tables (multi-word tokens, abbreviations, training fields...) are far shorter.
+constexpr std::size_t kMaxVocabularyEntries = 5'000'000;
+constexpr std::size_t kMaxTableEntries = std::size_t{1} << 16;
+// The document's fields. Each may appear once, as may every key of every object.
+const std::initializer_list<std::string_view> kDocumentFields = {
+    "format",    "version",  "config",      "vocabularies", "tag_sets",
+    "tokenizer", "training", "calibration", "self_tests",   "tensors"};
 constexpr std::string_view kBase64Prefix = "base64:";
 constexpr std::string_view kFloat32 = "float32";
 constexpr std::string_view kFloat16 = "float16";
@@ -118,17 +135,69 @@ std::size_t first_non_finite(const float* values, std::size_t size) {
 
 // ---- Cutting the payloads out before parsing -------------------------------------------------
 
-// `text` with every "base64:<payload>" string's payload replaced by "#<index>".
+// The characters of a list of pieces, one after the other, as the JSON parser reads them: the
+// cut document is never copied out of the file (a 100 MB field besides the payloads would be).
+class PiecesIterator {
+ public:
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+
+  PiecesIterator(const std::vector<std::string_view>* pieces, std::size_t piece)
+      : pieces_(pieces), piece_(piece) {
+    skip_empty();
+  }
+  const char& operator*() const { return (*pieces_)[piece_][offset_]; }
+  PiecesIterator& operator++() {
+    if (++offset_ == (*pieces_)[piece_].size()) {
+      ++piece_;
+      offset_ = 0;
+      skip_empty();
+    }
+    return *this;
+  }
+  PiecesIterator operator++(int) {
+    PiecesIterator before = *this;
+    ++*this;
+    return before;
+  }
+  bool operator==(const PiecesIterator& other) const {
+    return piece_ == other.piece_ && offset_ == other.offset_;
+  }
+  bool operator!=(const PiecesIterator& other) const { return !(*this == other); }
+
+ private:
+  void skip_empty() {
+    while (piece_ < pieces_->size() && (*pieces_)[piece_].empty()) ++piece_;
+  }
+  const std::vector<std::string_view>* pieces_;
+  std::size_t piece_;
+  std::size_t offset_ = 0;
+};
+
+// `text` with every "base64:<payload>" string's payload replaced by "#<index>": the pieces of
+// the file between the payloads, and the placeholders, in order.
 struct CutDocument {
   struct Cut {
-    std::size_t at;  // where the placeholder starts in `text`
+    std::size_t at;  // where the placeholder starts in the cut text
     std::size_t placeholder_size;
     std::size_t payload_size;
   };
-  std::string text;
+  std::vector<std::string_view> pieces;    // into the original text, or into `placeholders`
+  std::deque<std::string> placeholders;    // a deque: adding one never moves the others
+  std::size_t size = 0;                    // of the cut text, all pieces together
   std::vector<std::string_view> payloads;  // views into the original text
   std::vector<Cut> cuts;
-  // vocabularies.words, when it was cut out: `text` holds kWordsPlaceholder in its place.
+
+  void append(std::string_view piece) {
+    pieces.push_back(piece);
+    size += piece.size();
+  }
+  PiecesIterator begin() const { return {&pieces, 0}; }
+  PiecesIterator end() const { return {&pieces, pieces.size()}; }
+  // vocabularies.words, when it was cut out: a piece holds kWordsPlaceholder in its place.
   std::optional<std::vector<std::string>> words;
 
   // Position in the original text of position `at` of `text`.
@@ -174,9 +243,9 @@ std::optional<CutDocument> cut_payloads(std::string_view text) {
     const std::size_t begin = words_key + kWordsKey.size();
     std::size_t end = 0;
     if (auto words = json::read_string_array(text, begin, &end)) {
-      cut.text.append(text.substr(0, begin));
-      cut.cuts.push_back({cut.text.size(), kWordsPlaceholder.size(), end - begin});
-      cut.text += kWordsPlaceholder;
+      cut.append(text.substr(0, begin));
+      cut.cuts.push_back({cut.size, kWordsPlaceholder.size(), end - begin});
+      cut.append(kWordsPlaceholder);
       cut.words = std::move(words);
       copied = position = end;
     }
@@ -189,17 +258,20 @@ std::optional<CutDocument> cut_payloads(std::string_view text) {
     const std::size_t end = text.find('"', begin);
     if (end == std::string_view::npos) return std::nullopt;  // truncated: let the parser say so
     if (std::memchr(text.data() + begin, '\\', end - begin) != nullptr) return std::nullopt;
-    cut.text.append(text.substr(copied, begin - copied));
-    const std::string placeholder = "#" + std::to_string(cut.payloads.size());
-    cut.cuts.push_back({cut.text.size(), placeholder.size(), end - begin});
-    cut.text += placeholder;
+    cut.append(text.substr(copied, begin - copied));
+    const std::string& placeholder =
+        cut.placeholders.emplace_back("#" + std::to_string(cut.payloads.size()));
+    cut.cuts.push_back({cut.size, placeholder.size(), end - begin});
+    cut.append(placeholder);
     cut.payloads.push_back(text.substr(begin, end - begin));
     copied = end;
     position = end;
   }
-  if (cut.payloads.empty()) return std::nullopt;
-  cut.text.append(text.substr(copied));
-  if (cut.text.find("\\u") != std::string::npos) return std::nullopt;
+  if (cut.payloads.empty() && !cut.words) return std::nullopt;  // nothing cut: parse as it is
+  cut.append(text.substr(copied));
+  for (std::string_view piece : cut.pieces) {
+    if (piece.find("\\u") != std::string_view::npos) return std::nullopt;
+  }
   return cut;
 }
 
@@ -227,9 +299,7 @@ class ModelReader {
     require_type(document, Json::value_t::object, "the document");
     check_format(document);
     upgrade(document);  // before anything else is read: a newer file may have new fields
-    check_known_fields(document, "",
-                       {"format", "version", "config", "vocabularies", "tag_sets", "tokenizer",
-                        "training", "calibration", "self_tests", "tensors"});
+    check_known_fields(document, "", kDocumentFields);
     const Json& current = document;
 
     Model model;
@@ -266,19 +336,16 @@ class ModelReader {
     if (text_.find_first_not_of(" \t\r\n") == std::string_view::npos) {
       fail(text_.empty() ? "empty file, not a sawtag model" : "blank file, not a sawtag model");
     }
-    cut_ = cut_payloads(text_);
-    const std::string_view parsed = cut_ ? std::string_view(cut_->text) : text_;
-    const Json::parser_callback_t limit_depth = [this](int depth, Json::parse_event_t event,
-                                                       Json&) {
-      if (depth >= kMaxJsonDepth && (event == Json::parse_event_t::object_start ||
-                                     event == Json::parse_event_t::array_start)) {
-        fail("JSON nested more than " + std::to_string(kMaxJsonDepth) +
-             " levels deep, not a sawtag model");
-      }
-      return true;
+    // Only what may be a JSON object is searched for payloads: the parser refuses anything else
+    // at its first byte, and a 1 GB file of zeros is not read to the end.
+    if (text_[text_.find_first_not_of(" \t\r\n")] == '{') cut_ = cut_payloads(text_);
+    const Json::parser_callback_t check_event = [this](int, Json::parse_event_t event,
+                                                       Json& parsed_value) {
+      return on_parse_event(event, parsed_value);
     };
     try {
-      return Json::parse(parsed.begin(), parsed.end(), limit_depth);
+      return cut_ ? Json::parse(cut_->begin(), cut_->end(), check_event)
+                  : Json::parse(text_.begin(), text_.end(), check_event);
     } catch (const Json::parse_error& error) {
       // error.byte is 1-based: the position of the last character read.
       const std::size_t parsed_position = error.byte == 0 ? 0 : error.byte - 1;
@@ -301,6 +368,189 @@ class ModelReader {
       if (bracket != std::string::npos) reason.erase(0, bracket + 2);
       if (reason.size() > 2 * kMaxQuoted) reason = reason.substr(0, 2 * kMaxQuoted) + "...";
       fail("not valid JSON: " + reason);
+    }
+  }
+
+  // ---- Checks made while parsing, before the document tree holds what they refuse: nesting
+  // depth, duplicate keys, unknown top-level fields, and the entries of each array and object,
+  // a tensor's data against the count its config implies when config, vocabularies and
+  // tag_sets come before tensors (as sawtag writes them). The numbers of a tensor's data array
+  // go straight into floats (array_data_), not into the tree: 4 bytes each instead of 16.
+
+  // One object or array being parsed.
+  struct OpenValue {
+    std::string path;  // "config", "tensors.heads.upos.bias.data"; an array's elements share it
+    bool is_object = false;
+    std::unordered_set<std::string> keys;  // of an object, as written in the parsed text
+    std::size_t entries = 0;
+    std::size_t max_entries = kMaxTableEntries;
+  };
+
+  // False: `parsed` is not kept in the document tree.
+  bool on_parse_event(Json::parse_event_t event, Json& parsed) {
+    using Event = Json::parse_event_t;
+    switch (event) {
+      case Event::object_start:
+      case Event::array_start:
+        open_value(event == Event::object_start);
+        break;
+      case Event::key:
+        add_key(parsed.get_ref<const std::string&>());
+        break;
+      case Event::value:
+        count_entry();
+        if (open_.size() == 1 && last_key_ == "version" && parsed.is_number_integer()) {
+          newer_version_ = parsed.get<std::int64_t>() > kModelVersion;
+        }
+        return !take_tensor_value(parsed);
+      case Event::object_end:
+        if (open_.size() == 2) note_section(open_.back().path, parsed);
+        [[fallthrough]];
+      case Event::array_end:
+        open_.pop_back();
+        break;
+    }
+    return true;
+  }
+
+  // The tensor whose data array is the innermost open value, or "".
+  std::string open_tensor_data() const {
+    return open_.empty() || open_.back().is_object ? "" : tensor_of(open_.back().path);
+  }
+
+  // Moves a number of a tensor's data array into array_data_; true when it did. Anything else
+  // there is refused as read_array_data would.
+  bool take_tensor_value(const Json& value) {
+    const std::string tensor = open_tensor_data();
+    if (tensor.empty()) return false;
+    if (!value.is_number()) refuse_tensor_value(tensor, value.type_name());
+    array_data_[tensor].push_back(static_cast<float>(value.get<double>()));
+    return true;
+  }
+
+  [[noreturn]] void refuse_tensor_value(const std::string& tensor, const char* type_name) const {
+    fail("tensor '" + tensor + "': value at index " + std::to_string(open_.back().entries - 1) +
+         " is " + type_name + ", expected a number");
+  }
+
+  // The entry of the innermost open value that starts now; false at the top level.
+  void count_entry() {
+    if (open_.empty()) return;
+    OpenValue& value = open_.back();
+    if (value.is_object || ++value.entries <= value.max_entries) return;
+    const std::string limit = std::to_string(value.max_entries);
+    if (const auto tensor = expected_counts_.find(tensor_of(value.path));
+        tensor != expected_counts_.end()) {
+      fail("tensor '" + tensor->first + "': expected " + limit + " values, got more");
+    }
+    fail(value.path + " has more than " + limit + " entries, more than a model file may have");
+  }
+
+  void open_value(bool is_object) {
+    if (open_.size() >= static_cast<std::size_t>(kMaxJsonDepth)) {
+      fail("JSON nested more than " + std::to_string(kMaxJsonDepth) +
+           " levels deep, not a sawtag model");
+    }
+    count_entry();
+    if (const std::string tensor = open_tensor_data(); !tensor.empty()) {
+      refuse_tensor_value(tensor, is_object ? "object" : "array");
+    }
+    OpenValue value;
+    value.is_object = is_object;
+    if (!open_.empty()) {
+      value.path =
+          open_.back().is_object ? join(open_.back().path, restore(last_key_)) : open_.back().path;
+    }
+    if (value.path == "vocabularies.words" || value.path == "vocabularies.chars") {
+      value.max_entries = kMaxVocabularyEntries;
+    }
+    if (const std::string tensor = tensor_of(value.path); !tensor.empty() && !is_object) {
+      // Its count when known; else as many as the file holds, at 4 bytes a number (2 or more
+      // bytes of the file each), compared with the count after parsing.
+      const auto expected = expected_counts_.find(tensor);
+      value.max_entries = expected != expected_counts_.end()
+                              ? static_cast<std::size_t>(expected->second)
+                              : std::numeric_limits<std::size_t>::max();
+    }
+    open_.push_back(std::move(value));
+  }
+
+  void add_key(const std::string& key) {
+    OpenValue& object = open_.back();
+    if (++object.entries > object.max_entries) {
+      fail((object.path.empty() ? "the document" : object.path) + " has more than " +
+           std::to_string(object.max_entries) + " keys, more than a model file may have");
+    }
+    if (!object.keys.insert(key).second) {
+      fail("duplicate key '" + join(object.path, restore(key)) + "': each may appear once");
+    }
+    last_key_ = key;
+    const bool known_field =
+        std::find(kDocumentFields.begin(), kDocumentFields.end(), key) != kDocumentFields.end();
+    if (open_.size() == 1 && !known_field && !newer_version_) {
+      fail("unknown field '" + restore(key) + "'");  // before its value is parsed
+    }
+    if (open_.size() == 1 && key == "tensors") expect_tensor_counts();
+    if (object.path == "tensors" && !expected_counts_.empty() && !expected_counts_.count(key)) {
+      fail("unknown tensor " + quote(restore(key)) + " (not part of a model with this config)");
+    }
+  }
+
+  // "tensors.NAME.data" -> "NAME"; "" for any other path.
+  static std::string tensor_of(const std::string& path) {
+    constexpr std::string_view kPrefix = "tensors.";
+    constexpr std::string_view kSuffix = ".data";
+    if (path.size() <= kPrefix.size() + kSuffix.size() ||
+        path.compare(0, kPrefix.size(), kPrefix) ||
+        path.compare(path.size() - kSuffix.size(), kSuffix.size(), kSuffix)) {
+      return "";
+    }
+    return path.substr(kPrefix.size(), path.size() - kPrefix.size() - kSuffix.size());
+  }
+
+  // A top-level section parsed whole: config and the sizes of the lists, for the tensors.
+  void note_section(const std::string& path, const Json& section) {
+    const auto size_of = [&](const char* key) -> int {
+      const auto found = section.find(key);
+      if (found == section.end()) return -1;
+      if (path == "vocabularies" && std::string_view(key) == "words" && cut_ && cut_->words &&
+          is_words_placeholder(*found)) {
+        return static_cast<int>(cut_->words->size());
+      }
+      return found->is_array() ? static_cast<int>(found->size()) : -1;
+    };
+    if (path == "config") {
+      early_config_ = section;
+    } else if (path == "vocabularies") {
+      early_sizes_[0] = size_of("words");
+      early_sizes_[1] = size_of("chars");
+    } else if (path == "tag_sets") {
+      early_sizes_[2] = size_of("upos");
+      early_sizes_[3] = size_of("xpos");
+    }
+  }
+
+  // The count of every tensor's values, when config, vocabularies and tag_sets were parsed
+  // before tensors and describe a valid model; otherwise they are checked after parsing.
+  void expect_tensor_counts() {
+    if (!early_config_ || *std::min_element(std::begin(early_sizes_), std::end(early_sizes_)) < 0) {
+      return;
+    }
+    try {
+      ModelConfig config;
+      read_config(*early_config_, config);
+      config.word_vocab_size = early_sizes_[0];
+      config.char_vocab_size = early_sizes_[1];
+      config.num_upos = early_sizes_[2];
+      config.num_xpos = early_sizes_[3];
+      validate(config);
+      Parameters shapes;  // sized by the visit, its tensors left empty
+      for_each_parameter(shapes, config,
+                         [&](const std::string& name, Tensor&, const Shape& expected_shape) {
+                           expected_counts_[name] = element_count(expected_shape);
+                         });
+    } catch (const ModelError&) {
+      expected_counts_.clear();  // reported by read(), in the order of its checks
     }
   }
 
@@ -415,9 +665,30 @@ class ModelReader {
     return rest;
   }
 
+  // Every string of the file is valid UTF-8 without control characters, also one the cut took
+  // out unchecked ("base64:..."); what the outputs write (tags, words) is checked further.
+  // `problem_of` is a model_strings function.
+  void require_valid(
+      std::string_view text, const std::string& path,
+      std::string (*problem_of)(std::string_view) = model_strings::text_problem) const {
+    const std::string problem = problem_of(text);
+    if (!problem.empty()) fail(path + " " + problem);
+  }
+
+  void require_all_valid(const std::vector<std::string>& strings, const std::string& path,
+                         std::string (*problem_of)(std::string_view)) const {
+    for (std::size_t i = 0; i < strings.size(); ++i) {
+      if (!problem_of(strings[i]).empty()) {
+        require_valid(strings[i], path + "[" + std::to_string(i) + "]", problem_of);
+      }
+    }
+  }
+
   std::string read_string(const Json& value, const std::string& path) const {
     require_type(value, Json::value_t::string, path);
-    return restore(value.get_ref<const std::string&>());
+    std::string text = restore(value.get_ref<const std::string&>());
+    require_valid(text, path);
+    return text;
   }
 
   std::vector<std::string> read_strings(const Json& value, const std::string& path) const {
@@ -431,6 +702,7 @@ class ModelReader {
       }
       strings.push_back(restore(value[i].get_ref<const std::string&>()));
     }
+    require_all_valid(strings, path, model_strings::text_problem);
     return strings;
   }
 
@@ -472,10 +744,20 @@ class ModelReader {
     const Json& value = member(section, key, path);
     std::vector<std::string> items;
     if (full_path == "vocabularies.words" && cut_ && cut_->words && is_words_placeholder(value)) {
-      items = std::move(*cut_->words);
+      items = std::move(*cut_->words);  // valid: read_string_array leaves the rest to the parser
       cut_->words.reset();
     } else {
       items = read_strings(value, full_path);
+    }
+    if (path == "tag_sets") require_all_valid(items, full_path, model_strings::tag_problem);
+    if (full_path == "vocabularies.chars") {
+      constexpr std::size_t kReservedChars = 4;  // "<pad>", "<unk>", "<w>", "</w>"
+      for (std::size_t i = kReservedChars; i < items.size(); ++i) {
+        if (!model_strings::is_one_code_point(items[i])) {
+          fail(full_path + "[" + std::to_string(i) + "] = " + quote(items[i]) +
+               " is not one character (one code point)");
+        }
+      }
     }
     try {
       return Vocabulary(std::move(items), full_path);
@@ -526,15 +808,24 @@ class ModelReader {
       require_type(*table, Json::value_t::object, "tokenizer.multiword_tokens");
       for (const auto& item : table->items()) {
         const std::string token = restore(item.key());
+        require_valid(token, "tokenizer.multiword_tokens key", model_strings::word_problem);
         const std::string path = "tokenizer.multiword_tokens." + quote(token);
         std::vector<std::string> words = read_strings(item.value(), path);
         if (words.size() < 2)
           fail(path + ": expected at least 2 words, got " + std::to_string(words.size()));
+        require_all_valid(words, path, model_strings::word_problem);
         tokenizer.multiword_tokens[token] = std::move(words);
       }
     }
     if (const Json* list = optional_member(section, "abbreviations", "tokenizer")) {
       tokenizer.abbreviations = read_strings(*list, "tokenizer.abbreviations");
+      std::set<std::string_view> seen;
+      for (std::size_t i = 0; i < tokenizer.abbreviations.size(); ++i) {
+        if (!seen.insert(tokenizer.abbreviations[i]).second) {
+          fail("tokenizer.abbreviations has a duplicate entry " +
+               quote(tokenizer.abbreviations[i]) + " at index " + std::to_string(i));
+        }
+      }
     }
   }
 
@@ -542,6 +833,7 @@ class ModelReader {
     require_type(section, Json::value_t::object, "training");
     for (const auto& item : section.items()) {
       const std::string key = restore(item.key());
+      require_valid(key, "training key");
       training.fields[key] = read_string(item.value(), "training." + key);
     }
   }
@@ -573,6 +865,7 @@ class ModelReader {
       SelfTest test;
       test.words = read_strings(member(section[i], "words", path), path + ".words");
       test.upos = read_strings(member(section[i], "upos", path), path + ".upos");
+      require_all_valid(test.words, path + ".words", model_strings::word_problem);
       if (test.words.size() != test.upos.size()) {
         fail(path + ": " + std::to_string(test.words.size()) + " words but " +
              std::to_string(test.upos.size()) + " tags");
@@ -677,13 +970,17 @@ class ModelReader {
       const QuantizedRows table = read_int8_rows(entry, data, path, expected_shape);
       widen_rows(table, static_cast<float*>(allocate(tensor, false)));
     } else if (data.is_string()) {
-      read_base64_data(data.get_ref<const std::string&>(), path, expected_count,
-                       type == kFloat16 ? sizeof(std::uint16_t) : sizeof(float),
-                       reinterpret_cast<unsigned char*>(allocate(tensor, type == kFloat16)));
+      // The payload's length is checked before the buffer is made: a few bytes may not cost
+      // a gigabyte.
+      const std::string_view encoded =
+          checked_base64_payload(data.get_ref<const std::string&>(), path, expected_count,
+                                 type == kFloat16 ? sizeof(std::uint16_t) : sizeof(float));
+      decode_base64_payload(encoded, path,
+                            reinterpret_cast<unsigned char*>(allocate(tensor, type == kFloat16)));
       if (type == kFloat16) widen_float16(tensor);
       if (!is_little_endian() && type == kFloat32) swap_bytes(tensor.data);
     } else if (data.is_array()) {
-      read_array_data(data, path, expected_count, tensor);
+      read_array_data(data, name, path, expected_count, tensor);
     } else {
       fail(path + ": data must be a \"base64:...\" string or an array of numbers, got " +
            data.type_name());
@@ -729,17 +1026,22 @@ class ModelReader {
     const std::int64_t count = element_count(shape);
     table.rows = shape.empty() ? 1 : shape[0];
     table.cols = table.rows == 0 ? 0 : count / table.rows;
+    // Both payloads' lengths are checked before either buffer is made.
+    const std::string_view encoded_scales = checked_base64_payload(
+        scales_text.get_ref<const std::string&>(), path + " scales", table.rows, sizeof(float));
+    const std::string_view encoded_values =
+        checked_base64_payload(data.get_ref<const std::string&>(), path, count, 1);
     table.scales.resize(static_cast<std::size_t>(table.rows));
-    read_base64_data(scales_text.get_ref<const std::string&>(), path + " scales", table.rows,
-                     sizeof(float), reinterpret_cast<unsigned char*>(table.scales.data()));
+    decode_base64_payload(encoded_scales, path + " scales",
+                          reinterpret_cast<unsigned char*>(table.scales.data()));
     if (!is_little_endian()) swap_bytes(table.scales);
     const std::size_t bad = first_non_finite(table.scales.data(), table.scales.size());
     if (bad < table.scales.size()) {
       fail(path + " has a non-finite scale at row " + std::to_string(bad));
     }
     table.values.resize(static_cast<std::size_t>(count));
-    read_base64_data(data.get_ref<const std::string&>(), path, count, 1,
-                     reinterpret_cast<unsigned char*>(table.values.data()));
+    decode_base64_payload(encoded_values, path,
+                          reinterpret_cast<unsigned char*>(table.values.data()));
     require_finite_products(table, path);
     return table;
   }
@@ -760,10 +1062,11 @@ class ModelReader {
     }
   }
 
-  // Decodes a "base64:..." string of `expected_count` values of `value_bytes` each into `out`.
-  void read_base64_data(const std::string& text, const std::string& path,
-                        std::int64_t expected_count, std::size_t value_bytes,
-                        unsigned char* out) const {
+  // The payload of a "base64:..." string, once its length is checked against `expected_count`
+  // values of `value_bytes` each.
+  std::string_view checked_base64_payload(const std::string& text, const std::string& path,
+                                          std::int64_t expected_count,
+                                          std::size_t value_bytes) const {
     if (text.compare(0, kBase64Prefix.size(), kBase64Prefix) != 0) {
       fail(path + ": data string must start with \"base64:\", got " + quote(text));
     }
@@ -779,6 +1082,12 @@ class ModelReader {
            std::to_string(expected_bytes) + " bytes of base64 data), got " +
            std::to_string(*actual_bytes) + " bytes");
     }
+    return encoded;
+  }
+
+  // Decodes a payload that checked_base64_payload let through into `out`, which has room.
+  void decode_base64_payload(std::string_view encoded, const std::string& path,
+                             unsigned char* out) const {
     const std::size_t bad = base64::decode(encoded, out);
     if (bad != std::string_view::npos) {
       fail(path + ": invalid base64 character " + quote(encoded.substr(bad, 1)) + " at position " +
@@ -786,8 +1095,17 @@ class ModelReader {
     }
   }
 
-  void read_array_data(const Json& data, const std::string& path, std::int64_t expected_count,
-                       Tensor& tensor) const {
+  void read_array_data(const Json& data, const std::string& name, const std::string& path,
+                       std::int64_t expected_count, Tensor& tensor) const {
+    const auto parsed = array_data_.find(name);
+    if (parsed != array_data_.end() && data.empty()) {  // its numbers, taken while parsing
+      if (parsed->second.size() != static_cast<std::size_t>(expected_count)) {
+        fail(path + ": expected " + std::to_string(expected_count) + " values, got " +
+             std::to_string(parsed->second.size()));
+      }
+      tensor.data = std::move(parsed->second);
+      return;
+    }
     if (data.size() != static_cast<std::size_t>(expected_count)) {
       fail(path + ": expected " + std::to_string(expected_count) + " values, got " +
            std::to_string(data.size()));
@@ -806,6 +1124,16 @@ class ModelReader {
   const std::string& source_;
   Int8WordTable word_table_;
   std::optional<CutDocument> cut_;
+  // State of the checks made while parsing (on_parse_event).
+  std::vector<OpenValue> open_;
+  std::string last_key_;
+  bool newer_version_ = false;
+  std::optional<Json> early_config_;
+  int early_sizes_[4] = {-1, -1, -1, -1};                             // words, chars, upos, xpos
+  std::map<std::string, std::int64_t, std::less<>> expected_counts_;  // tensor -> values
+  // The numbers of each tensor's data array ("data": [...]), taken out of the document tree.
+  // read_tensor moves them out (mutable: the reader is const after parsing).
+  mutable std::map<std::string, TensorData, std::less<>> array_data_;
 };
 
 // ---- Writing ---------------------------------------------------------------------------------
@@ -926,7 +1254,8 @@ Model parse_model(std::string_view text, const std::string& source_name, Int8Wor
 namespace {
 
 // A file's bytes mapped read-only: no copy of a model's tens of MB, and its pages come
-// straight from the page cache.
+// straight from the page cache. Nothing is read ahead (no MAP_POPULATE): a page is read when
+// the loader gets to it, so a file refused at its first bytes costs those bytes only.
 class MappedFile {
  public:
   explicit MappedFile(const std::string& path) {
@@ -938,9 +1267,15 @@ class MappedFile {
       ::close(fd);
       throw InputError(path + ": cannot read the model file: " + std::strerror(error));
     }
+    if (static_cast<std::uint64_t>(status.st_size) > kMaxFileBytes) {
+      ::close(fd);
+      throw ModelError(path + ": the file has " + std::to_string(status.st_size) +
+                       " bytes, more than a model file may have (" + std::to_string(kMaxFileBytes) +
+                       ")");
+    }
     size_ = static_cast<std::size_t>(status.st_size);
     if (size_ > 0) {
-      void* data = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+      void* data = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
       if (data == MAP_FAILED) {
         const int error = errno;
         ::close(fd);

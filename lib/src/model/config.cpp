@@ -1,5 +1,6 @@
 #include "sawtag/config.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -15,6 +16,12 @@ constexpr int kMaxVocabulary = 5'000'000;
 constexpr int kMaxLayers = 64;
 constexpr int kMaxWidth = 16;
 constexpr std::int64_t kMaxParameters = 1'000'000'000 / 4;  // 1 GB of float32
+// The tables a Tagger derives from the weights when it is built (lib/src/infer/): every
+// character's convolution products, [sum of char_widths, char_vocab_size, char_filters], and
+// the position table, [min(max_sequence_length, 1024), d_model]. They are not in the file,
+// so the file's size cannot bound them: this does. The shipped model's are 0.33 M values.
+constexpr std::int64_t kMaxDerivedValues = std::int64_t{1} << 26;  // 256 MiB of float32
+constexpr std::int64_t kLongestPositionTable = 1024;  // infer/inference_network.cpp's window
 
 void require_range(const char* field, std::int64_t actual, std::int64_t low, std::int64_t high) {
   if (actual < low || actual > high) {
@@ -52,6 +59,19 @@ void validate(const ModelConfig& config) {
   if (!(config.layer_norm_epsilon > 0.0f && config.layer_norm_epsilon < 1.0f)) {
     throw ModelError("config.layer_norm_epsilon = " + std::to_string(config.layer_norm_epsilon) +
                      " is out of range: expected a value in (0, 1)");
+  }
+  std::int64_t width_sum = 0;
+  for (int width : config.char_widths) width_sum += width;
+  const std::int64_t derived =
+      width_sum * config.char_vocab_size * config.char_filters +
+      std::min<std::int64_t>(config.max_sequence_length, kLongestPositionTable) * config.d_model;
+  if (derived > kMaxDerivedValues) {
+    throw ModelError(
+        "config: the tables built from the model when it is loaded (character "
+        "products: sum of char_widths x chars x char_filters, positions: "
+        "max_sequence_length x d_model) would hold " +
+        std::to_string(derived) + " values, more than the limit of " +
+        std::to_string(kMaxDerivedValues));
   }
   const std::int64_t count = parameter_count(config);
   if (count > kMaxParameters) {
