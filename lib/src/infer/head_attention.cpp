@@ -1,10 +1,8 @@
 #include "infer/head_attention.hpp"
 
 #include <Eigen/Core>
-
 #include <algorithm>
 #include <cstddef>
-#include <limits>
 
 #include "nn/matrix.hpp"
 
@@ -17,7 +15,6 @@ constexpr int kBlock = 16;
 using Block = Eigen::Array<float, kBlock, 1>;
 using BlockMap = Eigen::Map<const Block>;
 using MutableBlockMap = Eigen::Map<Block>;
-using ArrayMap = Eigen::Map<Eigen::Array<float, 1, Eigen::Dynamic>>;
 using StridedMap = Eigen::Map<const nn::Matrix, 0, Eigen::OuterStride<>>;
 using StridedMutableMap = Eigen::Map<nn::Matrix, 0, Eigen::OuterStride<>>;
 // From windows of this many words on, Eigen's blocked matrix products; below, loops over
@@ -29,11 +26,12 @@ constexpr int kMatrixProductWords = 64;
 
 int padded_length(int n) { return (n + kBlock - 1) / kBlock * kBlock; }
 
-void copy_keys_and_values(const float* keys, const float* values, int stride, int n,
-                          int head_dim, int padded, float* keys_t, float* values_out) {
+void copy_keys_and_values(const float* keys, const float* values, int stride, int n, int head_dim,
+                          int padded, float* keys_t, float* values_out) {
   for (int j = 0; j < n; ++j) {
     for (int c = 0; c < head_dim; ++c) {
-      keys_t[static_cast<std::size_t>(c) * padded + j] = keys[static_cast<std::size_t>(j) * stride + c];
+      keys_t[static_cast<std::size_t>(c) * padded + j] =
+          keys[static_cast<std::size_t>(j) * stride + c];
     }
     std::copy_n(values + static_cast<std::size_t>(j) * stride, head_dim,
                 values_out + static_cast<std::size_t>(j) * head_dim);
@@ -58,21 +56,6 @@ void head_scores(const float* queries, int stride, const float* keys_t, int n, i
       }
       MutableBlockMap(score + block) = sums;
     }
-  }
-}
-
-void attention_weights(float scale, const float* bias, int reach, int n, int padded,
-                       float* scores) {
-  for (int i = 0; i < n; ++i) {
-    float* score = scores + static_cast<std::size_t>(i) * padded;
-    for (int j = 0; j < n; ++j) score[j] *= scale;
-    if (bias != nullptr) {
-      for (int j = 0; j < n; ++j) score[j] += bias[std::clamp(j - i, -reach, reach) + reach];
-    }
-    std::fill(score + n, score + padded, -std::numeric_limits<float>::infinity());
-    ArrayMap row(score, padded);
-    row = (row - row.maxCoeff()).exp();
-    row /= row.sum();
   }
 }
 
@@ -105,6 +88,5 @@ void weighted_values(const float* weights, int n, int padded, const float* value
     }
   }
 }
-
 
 }  // namespace sawtag::infer
