@@ -58,7 +58,10 @@ CpuLevel highest_level() {
   const std::uint64_t states = saved_states();
   const Registers extended = cpuid(7, 0);
   const bool ymm = (states & 0x6) == 0x6;  // SSE and AVX state
-  if (!ymm || !bit(basic.ecx, 12) || !bit(extended.ebx, 5)) return CpuLevel::baseline;  // FMA, AVX2
+  // FMA, F16C (the model file's float16), AVX2
+  if (!ymm || !bit(basic.ecx, 12) || !bit(basic.ecx, 29) || !bit(extended.ebx, 5)) {
+    return CpuLevel::baseline;
+  }
   const bool zmm = (states & 0xE6) == 0xE6;  // + opmask and both halves of the zmm registers
   const bool avx512 = bit(extended.ebx, 16) && bit(extended.ebx, 17) && bit(extended.ebx, 30) &&
                       bit(extended.ebx, 31);  // F, DQ, BW, VL

@@ -13,7 +13,7 @@ namespace sawtag::infer {
 
 enum class CpuLevel {
   baseline,    // what the compiler targets for every file (x86-64: SSE2)
-  avx2,        // AVX2 + FMA (Haswell, Zen 1 and later)
+  avx2,        // AVX2 + FMA + F16C (Haswell, Zen 1 and later)
   avx512,      // AVX-512 F, BW, DQ, VL (Skylake-SP, Zen 4 and later)
   avx512bf16,  // + AVX512_BF16: vdpbf16ps (Cooper Lake, Zen 4 and later)
   amx,         // + AMX tiles in bfloat16 (Sapphire Rapids and later)
