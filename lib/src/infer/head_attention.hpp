@@ -3,6 +3,8 @@
 // is a kernel of the CPU level (kernels/level_kernels.hpp: attention_weights).
 #pragma once
 
+#include "infer/kernels.hpp"
+
 namespace sawtag::infer {
 
 // n rounded up to the 16 floats the loops work on at a time.
@@ -14,12 +16,10 @@ int padded_length(int n);
 void copy_keys_and_values(const float* keys, const float* values, int stride, int n, int head_dim,
                           int padded, float* keys_t, float* values_out);
 
-// scores[i][j] = q_i . k_j for i, j < n.
-void head_scores(const float* queries, int stride, const float* keys_t, int n, int padded,
-                 int head_dim, float* scores);
+// call.scores[i][j] = q_i . k_j for i, j < n.
+void head_scores(const Kernels& kernels, const HeadCall& call);
 
-// output[i] = sum_j weights[i][j] values[j] for i < n (output rows `output_stride` apart).
-void weighted_values(const float* weights, int n, int padded, const float* values, int head_dim,
-                     float* output, int output_stride);
+// call.output[i] = sum_j scores[i][j] values[j] for i < n.
+void weighted_values(const Kernels& kernels, const HeadCall& call);
 
 }  // namespace sawtag::infer

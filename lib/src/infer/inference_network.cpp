@@ -261,7 +261,19 @@ void InferenceNetwork::attend(const Layer& layer, int layer_index, const Window&
     const float* queries = rows + head * head_dim;
     copy_keys_and_values(rows + d + head * head_dim, rows + 2 * d + head * head_dim, stride, n,
                          head_dim, padded, work.keys_t.data(), work.values.data());
-    head_scores(queries, stride, work.keys_t.data(), n, padded, head_dim, work.scores.data());
+    HeadCall call;
+    call.queries = queries;
+    call.query_stride = stride;
+    call.keys_t = work.keys_t.data();
+    call.values = work.values.data();
+    call.n = n;
+    call.padded = padded;
+    call.head_dim = head_dim;
+    call.scores = work.scores.data();
+    call.output =
+        work.heads.data() + static_cast<std::size_t>(first_row) * width_ + head * head_dim;
+    call.output_stride = width_;
+    head_scores(kernels_, call);
     const float* bias =
         layer.relative_bias == nullptr
             ? nullptr
@@ -274,9 +286,7 @@ void InferenceNetwork::attend(const Layer& layer, int layer_index, const Window&
     softmax.bias = bias;
     softmax.reach = config.max_relative_distance;
     kernels_.code.attention_weights(softmax);
-    weighted_values(
-        work.scores.data(), n, padded, work.values.data(), head_dim,
-        work.heads.data() + static_cast<std::size_t>(first_row) * width_ + head * head_dim, width_);
+    weighted_values(kernels_, call);
     if (window.attention != nullptr) {
       const std::size_t map_size = static_cast<std::size_t>(n) * n;
       const std::size_t offset =

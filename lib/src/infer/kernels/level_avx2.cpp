@@ -11,7 +11,8 @@ namespace {
 }  // namespace
 
 const LevelKernels* levels::avx2() {
-  static const LevelKernels kernels{linear_float32, nullptr, layer_norm, gelu, attention_weights};
+  static const LevelKernels kernels{linear_float32,    nullptr,     layer_norm,     gelu,
+                                    attention_weights, head_scores, weighted_values};
   return &kernels;
 }
 

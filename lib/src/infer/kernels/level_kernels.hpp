@@ -53,6 +53,22 @@ struct SoftmaxCall {
   int reach = 0;
 };
 
+// One head of attention over a window of n words, for windows under 64 words (longer ones use
+// Eigen's blocked products, head_attention.cpp). Score rows are `padded` floats apart (n
+// rounded up to 16).
+struct HeadCall {
+  const float* queries = nullptr;  // [n, head_dim], rows query_stride apart
+  int query_stride = 0;
+  const float* keys_t = nullptr;  // [head_dim, padded]: keys transposed, zero beyond n
+  const float* values = nullptr;  // [n, head_dim]
+  int n = 0;
+  int padded = 0;
+  int head_dim = 0;
+  float* scores = nullptr;  // [n, padded]
+  float* output = nullptr;  // [n, head_dim], rows output_stride apart
+  int output_stride = 0;
+};
+
 struct LevelKernels {
   // weight: [in, stride] row-major. rows must be a multiple of kTileRows. Every output element
   // is bias + x_0 w_0 + x_1 w_1 + ... in this order (with or without fused multiply-adds,
@@ -68,6 +84,10 @@ struct LevelKernels {
   // with erf computed as Eigen does (the training code's function).
   void (*gelu)(float* values, int stride, int rows, int columns);
   void (*attention_weights)(const SoftmaxCall& call);
+  // scores[i][j] = q_i . k_j for i < n, j < padded.
+  void (*head_scores)(const HeadCall& call);
+  // output[i] = sum_j scores[i][j] values[j] for i < n.
+  void (*weighted_values)(const HeadCall& call);
 };
 
 // Each returns null where this build has no code for the level (not x86-64, or a compiler
