@@ -234,7 +234,7 @@ void add_attention_command(CLI::App& app) {
   command->add_option("-m,--model", options->model,
                       "Model file (default: $SAWTAG_MODEL, else the installed en_ewt.json)");
   command->add_flag("--float32", options->float32,
-                    "float32 matrix products even where bfloat16 AMX is available, as for "
+                    "float32 matrix products even where bfloat16 ones (AMX, AVX512_BF16) are available, as for "
                     "sawtag tag (the weights then do not depend on the CPU)");
   command
       ->add_option("--input", options->input_kind,

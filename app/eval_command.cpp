@@ -177,7 +177,7 @@ void add_eval_command(CLI::App& app) {
   command->add_option("-j,--threads", arguments->threads, "Threads")
       ->capture_default_str()->check(CLI::Range(1, 256));
   command->add_flag("--float32", arguments->float32,
-                    "float32 matrix products even where bfloat16 AMX is available");
+                    "float32 matrix products even where bfloat16 ones (AMX, AVX512_BF16) are available");
   command->add_option("--confusions", arguments->confusions, "Confusions to list")
       ->capture_default_str()->check(CLI::Range(0, 10000));
   command->callback([arguments] { run_eval(*arguments); });

@@ -13,6 +13,7 @@
 
 #include "model_locator.hpp"
 #include "output_file.hpp"
+#include "sawtag/cpu_kernels.hpp"
 #include "sawtag/model.hpp"
 
 namespace sawtag::cli {
@@ -83,12 +84,24 @@ void write_parameters(std::ostream& out, const Model& model, bool each_tensor) {
   for (const auto& [group, count] : groups) out << "  " << group << " " << count << "\n";
 }
 
+// A model's licence follows from its training data's; the training record says which
+// ("license"), else a model trained before the field existed says nothing of it.
+void write_licence(std::ostream& out, const Model& model) {
+  const auto licence = model.training.fields.find("license");
+  out << "licence: "
+      << (licence == model.training.fields.end() ? "not stated in the model file" : licence->second)
+      << "\n";
+}
+
 void run_info_command(const InfoCommandOptions& options) {
   const std::string path = locate_model(options.model);
   const Model model = load_model(path, Int8WordTable::keep);  // only shapes are shown
   OutputFile output("-");
   std::ostream& out = output.stream();
   out << "model: " << path << "\n";
+  write_licence(out, model);
+  out << "kernels: " << cpu_kernels() << " (this CPU: " << join(supported_cpu_kernels(), " ")
+      << ")\n";
   write_architecture(out, model.config);
   write_parameters(out, model, options.tensors);
   out << "vocabulary: " << model.words.size() << " words, " << model.chars.size()

@@ -3,8 +3,8 @@
 // it prints one line on stderr and sets the exit status (0 ok, 1 bad input or model, 2 usage).
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
-#include <CLI/CLI.hpp>
 
+#include <CLI/CLI.hpp>
 #include <csignal>
 #include <exception>
 #include <string>
@@ -17,6 +17,7 @@
 #include "pretrain_command.hpp"
 #include "info_command.hpp"
 #include "output_file.hpp"
+#include "sawtag/cpu_kernels.hpp"
 #include "sawtag/error.hpp"
 #include "tag_command.hpp"
 #include "train_command.hpp"
@@ -62,7 +63,15 @@ std::vector<std::string> with_default_command(const CLI::App& app, int argc, cha
 
 int run(int argc, char** argv) {
   CLI::App app{"sawtag: part-of-speech tagging with multi-head self-attention", "sawtag"};
-  app.set_version_flag("--version", std::string("sawtag ") + SAWTAG_VERSION);
+  app.set_version_flag("--version", [] {
+    std::string kernels;
+    try {
+      kernels = sawtag::cpu_kernels();
+    } catch (const sawtag::Error& error) {
+      kernels = error.what();
+    }
+    return std::string("sawtag ") + SAWTAG_VERSION + "\nkernels: " + kernels;
+  });
   app.require_subcommand(1);
   const std::vector<std::string> arguments_of_run(argv, argv + argc);  // recorded by train
   sawtag::cli::add_tag_command(app);

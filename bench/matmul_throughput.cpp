@@ -1,11 +1,12 @@
 // Prints this machine's single-core matrix-multiply throughput and a model's FLOPs per word,
 // for bench/tag_speed.sh:
 //   sawtag_matmul_bench MODEL [AVERAGE_SENTENCE_LENGTH]
-// Three figures in GFLOP/s on one thread, each for [2048 x 256] x [256 x 768], the shape of the
-// encoder's query/key/value product: Eigen's float32 GEMM (a well-tuned reference), sawtag's
-// float32 kernel, and sawtag's fastest kernel (bfloat16 AMX tiles where the CPU has them).
+// Figures in GFLOP/s on one thread, each for [2048 x 256] x [256 x 768], the shape of the
+// encoder's query/key/value product: Eigen's float32 GEMM (a well-tuned reference, compiled
+// for this build's flags), then, for each CPU level this machine supports (infer/kernels.hpp),
+// sawtag's float32 kernel and its bfloat16 kernel where the level has one ("level NAME
+// FLOAT32 BFLOAT16", 0 for none). The figures of the level the tagger runs come last again.
 #include <Eigen/Core>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -13,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "infer/amx.hpp"
+#include "infer/kernels.hpp"
 #include "infer/packed_linear.hpp"
 #include "sawtag/model.hpp"
 
@@ -38,9 +39,9 @@ double best_gflops(Run run) {
   return best;
 }
 
-double packed_gflops(infer::Precision precision, const LinearParameters& linear,
-                     const std::vector<float>& x) {
-  const infer::PackedLinear packed({&linear}, precision);
+double packed_gflops(infer::Precision precision, const infer::Kernels& kernels,
+                     const LinearParameters& linear, const std::vector<float>& x) {
+  const infer::PackedLinear packed({&linear}, precision, kernels);
   std::vector<float> y(static_cast<std::size_t>(kRows) * packed.stride());
   return best_gflops([&] { packed.apply(x.data(), kIn, kRows, y.data()); });
 }
@@ -72,14 +73,20 @@ int main(int argc, char** argv) {
   const Matrix a = Matrix::Random(kRows, kIn), b = Matrix::Random(kIn, kOut);
   Matrix c(kRows, kOut);
   const double eigen = best_gflops([&] { c.noalias() = a * b; });
-  const double float32 = packed_gflops(infer::Precision::float32, linear, x);
-  const double fastest = packed_gflops(infer::Precision::bfloat16, linear, x);
-
   const Model model = load_model(argv[1], Int8WordTable::keep);  // for its config
   std::printf("eigen_float32_gflops %.1f\n", eigen);
-  std::printf("sawtag_float32_gflops %.1f\n", float32);
+  double float32 = 0, fastest = 0;
+  for (const infer::CpuLevel level : infer::supported_cpu_levels()) {
+    const infer::Kernels kernels = infer::kernels_for(level);
+    float32 = packed_gflops(infer::Precision::float32, kernels, linear, x);
+    const bool has_bfloat16 = kernels.code.linear_bfloat16 != nullptr;
+    const double bfloat16 =
+        has_bfloat16 ? packed_gflops(infer::Precision::bfloat16, kernels, linear, x) : 0.0;
+    std::printf("level %s %.1f %.1f\n", infer::cpu_level_name(level), float32, bfloat16);
+    if (level == infer::kernels().level) fastest = std::max(float32, bfloat16);
+  }
   std::printf("sawtag_fastest_gflops %.1f\n", fastest);
-  std::printf("fastest_kernel %s\n", infer::amx::available() ? "amx-bfloat16" : "float32");
+  std::printf("fastest_kernel %s\n", infer::kernels().description);
   std::printf("flops_per_word %.0f\n", flops_per_word(model.config, sentence_length));
   return 0;
 }

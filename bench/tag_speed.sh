@@ -15,6 +15,9 @@
 # - peak RSS of each run (the largest is reported).
 # - FLOPs per word and the single-core matrix-multiply throughput (bench/matmul_throughput.cpp),
 #   and the fraction of that throughput that -j 1 tagging achieves.
+# - each CPU kernel level this machine has (SAWTAG_CPU=baseline, avx2, ...): EWT test text -j 1,
+#   best of 3, and the share of that level's own matrix-multiply peak (its bfloat16 kernel where
+#   it has one, else float32) that tagging achieves.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
@@ -80,6 +83,17 @@ average_length=$(awk -F'\t' '/^[0-9]+\t/ {w++} /^$/ {s++} END {printf "%.1f", w 
 "$build/bench/sawtag_matmul_bench" "$model" "$average_length" > "$work/matmul.txt"
 value() { awk -v key="$1" '$1 == key {print $2}' "$work/matmul.txt"; }
 
+# Per level, runs of all levels taken in turns; level_s[NAME] is the best time of each.
+levels=$(awk '$1 == "level" {print $2}' "$work/matmul.txt")
+declare -A level_s
+for _ in 1 2 3; do
+  for level in $levels; do
+    read -r "level_s[$level]" _ _ < <(SAWTAG_CPU=$level run "$work/test.txt" 1 "level-$level")
+  done
+done
+# peak LEVEL: the level's fastest kernel, GFLOP/s (bfloat16 where it has one).
+peak() { awk -v level="$1" '$1 == "level" && $2 == level {print ($4 > $3 ? $4 : $3)}' "$work/matmul.txt"; }
+
 speed() { awk "BEGIN{printf \"%.0f\", $1 / $2}"; }
 test1=$(speed "$test_words" "$test1_s")
 test2=$(speed "$test_words" "$test2_s")
@@ -109,3 +123,12 @@ printf '%-44s %14s\n' "matmul, sawtag $(value fastest_kernel), 1 core" "$(value 
 printf '%-44s %14s\n' "tagging -j 1 (1M words) achieves" "$achieved GFLOP/s"
 printf '%-44s %14s\n' "  = fraction of sawtag's kernel peak" "$(awk "BEGIN{printf \"%.1f%%\", 100 * $achieved / $(value sawtag_fastest_gflops)}")"
 printf '%-44s %14s\n' "  = fraction of Eigen float32 peak" "$(awk "BEGIN{printf \"%.1f%%\", 100 * $achieved / $(value eigen_float32_gflops)}")"
+echo
+echo "per CPU level (SAWTAG_CPU), EWT test text -j 1, best of 3:"
+printf '%-12s %12s %18s %22s\n' "level" "words/s" "level peak GFLOP/s" "tagging GFLOP/s (share)"
+for level in $levels; do
+  level_speed=$(speed "$test_words" "${level_s[$level]}")
+  level_gflops=$(awk "BEGIN{printf \"%.1f\", $level_speed * $flops / 1e9}")
+  printf '%-12s %12s %18s %22s\n' "$level" "$level_speed" "$(peak "$level")" \
+    "$level_gflops ($(awk "BEGIN{printf \"%.0f%%\", 100 * $level_gflops / $(peak "$level")}"))"
+done

@@ -2,7 +2,6 @@
 // guarantees batch tagging makes: any batch size gives the same bits, long sentences are
 // windowed.
 #include <catch2/catch.hpp>
-
 #include <memory>
 #include <random>
 #include <string>
@@ -10,7 +9,9 @@
 #include <vector>
 
 #include "fixtures.hpp"
+#include "infer/cpu_level.hpp"
 #include "infer/inference_network.hpp"
+#include "infer/kernels.hpp"
 #include "infer/packed_linear.hpp"
 #include "infer/windows.hpp"
 #include "nn/network.hpp"
@@ -22,8 +23,8 @@ using namespace sawtag;
 namespace {
 
 std::vector<std::string> random_sentence(std::mt19937& rng, int length) {
-  static const std::vector<std::string> kWords = {"I",   "saw", "a",     "saw", ".",   "The",
-                                                  "dog", "do",  "n't",   "see", "it",  ",",
+  static const std::vector<std::string> kWords = {"I",   "saw", "a",      "saw", ".",  "The",
+                                                  "dog", "do",  "n't",    "see", "it", ",",
                                                   "Zq",  "42",  "e-mail", "ünï", "!!", "x"};
   std::uniform_int_distribution<std::size_t> pick(0, kWords.size() - 1);
   std::vector<std::string> words;
@@ -41,6 +42,34 @@ nn::Matrix reference_logits(const Model& model, const std::vector<std::string>& 
                     output.upos_logits.cols() + output.xpos_logits.cols());
   logits << output.upos_logits, output.xpos_logits;
   return logits;
+}
+
+// The network's logits for sentences of 1 to 64 words against the training forward pass.
+void check_against_training(const Model& model, const infer::InferenceNetwork& network,
+                            double margin) {
+  std::mt19937 rng(7);
+  std::vector<std::vector<std::string>> sentences;
+  // 64 words: the tiny model's whole window, where attention switches to matrix products.
+  for (int length : {1, 2, 5, 9, 17, 30, 64}) sentences.push_back(random_sentence(rng, length));
+  std::vector<infer::Window> windows;
+  for (const auto& words : sentences) {
+    windows.push_back({&words, 0, static_cast<int>(words.size()), nullptr});
+  }
+  std::vector<float> logits;
+  network.forward(windows, logits);
+  const int columns = network.num_logits();
+  std::size_t row = 0;
+  for (const auto& words : sentences) {
+    const nn::Matrix expected = reference_logits(model, words);
+    REQUIRE(expected.cols() == columns);
+    for (Eigen::Index i = 0; i < expected.rows(); ++i, ++row) {
+      for (int c = 0; c < columns; ++c) {
+        REQUIRE(logits[row * static_cast<std::size_t>(columns) + static_cast<std::size_t>(c)] ==
+                Approx(expected(i, c)).margin(margin));
+      }
+    }
+  }
+  REQUIRE(row * static_cast<std::size_t>(columns) == logits.size());
 }
 
 }  // namespace
@@ -84,32 +113,27 @@ TEST_CASE("packed linear equals x W + b, row by row, for any number of rows", "[
   }
 }
 
-TEST_CASE("the batched network gives the training forward pass's logits", "[infer]") {
+TEST_CASE("the batched network gives the training forward pass's logits, at every CPU level",
+          "[infer]") {
   const Model model = testing::make_random_model();
-  const infer::InferenceNetwork network(model, infer::Precision::float32);
-  std::mt19937 rng(7);
-  std::vector<std::vector<std::string>> sentences;
-  // 64 words: the tiny model's whole window, where attention switches to matrix products.
-  for (int length : {1, 2, 5, 9, 17, 30, 64}) sentences.push_back(random_sentence(rng, length));
-  std::vector<infer::Window> windows;
-  for (const auto& words : sentences) {
-    windows.push_back({&words, 0, static_cast<int>(words.size()), nullptr});
+  for (const infer::CpuLevel level : infer::supported_cpu_levels()) {
+    INFO("level " << infer::cpu_level_name(level));
+    const infer::Kernels kernels = infer::kernels_for(level);
+    const infer::InferenceNetwork network(model, infer::Precision::float32, kernels);
+    check_against_training(model, network, 1e-4);
   }
-  std::vector<float> logits;
-  network.forward(windows, logits);
-  const int columns = network.num_logits();
-  std::size_t row = 0;
-  for (const auto& words : sentences) {
-    const nn::Matrix expected = reference_logits(model, words);
-    REQUIRE(expected.cols() == columns);
-    for (Eigen::Index i = 0; i < expected.rows(); ++i, ++row) {
-      for (int c = 0; c < columns; ++c) {
-        REQUIRE(logits[row * static_cast<std::size_t>(columns) + static_cast<std::size_t>(c)] ==
-                Approx(expected(i, c)).margin(1e-4));
-      }
-    }
+}
+
+TEST_CASE("bfloat16 products stay close to the training forward pass's logits", "[infer]") {
+  const Model model = testing::make_random_model();
+  for (const infer::CpuLevel level : infer::supported_cpu_levels()) {
+    const infer::Kernels kernels = infer::kernels_for(level);
+    if (kernels.code.linear_bfloat16 == nullptr) continue;
+    INFO("level " << infer::cpu_level_name(level));
+    const infer::InferenceNetwork network(model, infer::Precision::bfloat16, kernels);
+    // 8 significant bits in every encoder product: a few hundredths on logits of order 1.
+    check_against_training(model, network, 0.05);
   }
-  REQUIRE(row * static_cast<std::size_t>(columns) == logits.size());
 }
 
 TEST_CASE("windows cover every word, overlap, and give each word context on both sides",
@@ -129,7 +153,8 @@ TEST_CASE("windows cover every word, overlap, and give each word context on both
     REQUIRE(plan.starts.back() == n - window);
     REQUIRE(static_cast<int>(plan.starts.size()) <= n / (window / 2) + 2);  // linear in n
     for (int i = 0; i < n; ++i) {
-      const int start = plan.starts[static_cast<std::size_t>(plan.owner[static_cast<std::size_t>(i)])];
+      const int start =
+          plan.starts[static_cast<std::size_t>(plan.owner[static_cast<std::size_t>(i)])];
       INFO("n " << n << ", word " << i);
       REQUIRE(start <= i);
       REQUIRE(i < start + window);

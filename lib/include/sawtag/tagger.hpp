@@ -67,9 +67,10 @@ class InferenceNetwork;
 
 // How the encoder's matrix products are computed.
 enum class TagPrecision {
-  // bfloat16 products summed in float32 on Intel AMX (Sapphire Rapids and later) when this
-  // build targets it (SAWTAG_NATIVE) and the CPU has it; float32 otherwise. Several times
-  // faster; EWT test accuracy moves by at most a few hundredths of a point (README).
+  // bfloat16 products summed in float32 where the CPU has them (AMX tiles on Intel Sapphire
+  // Rapids and later; vdpbf16ps with AVX512_BF16 on AMD Zen 4/5 and Intel Cooper Lake; chosen
+  // at run time, sawtag/cpu_kernels.hpp); float32 otherwise. Faster; EWT test accuracy moves
+  // by at most a few hundredths of a point (README).
   fastest,
   float32,  // float32 everywhere, on every CPU
 };

@@ -1,10 +1,8 @@
 #include "infer/head_attention.hpp"
 
 #include <Eigen/Core>
-
 #include <algorithm>
 #include <cstddef>
-#include <limits>
 
 #include "nn/matrix.hpp"
 
@@ -12,99 +10,50 @@ namespace sawtag::infer {
 
 namespace {
 
-// 16 floats summed side by side: one AVX-512 register, two AVX ones.
+// Score rows are padded to 16 floats: one AVX-512 register, two AVX ones.
 constexpr int kBlock = 16;
-using Block = Eigen::Array<float, kBlock, 1>;
-using BlockMap = Eigen::Map<const Block>;
-using MutableBlockMap = Eigen::Map<Block>;
-using ArrayMap = Eigen::Map<Eigen::Array<float, 1, Eigen::Dynamic>>;
 using StridedMap = Eigen::Map<const nn::Matrix, 0, Eigen::OuterStride<>>;
 using StridedMutableMap = Eigen::Map<nn::Matrix, 0, Eigen::OuterStride<>>;
-// From windows of this many words on, Eigen's blocked matrix products; below, loops over
-// 16-float blocks, which cost less for the few dozen words of most sentences. Either way a
-// window's result depends only on the window.
+// From windows of this many words on, Eigen's blocked matrix products; below, the CPU level's
+// loops over 16-float blocks (kernels/row_kernels.inc), which cost less for the few dozen words of
+// most sentences. Either way a window's result depends only on the window.
 constexpr int kMatrixProductWords = 64;
 
 }  // namespace
 
 int padded_length(int n) { return (n + kBlock - 1) / kBlock * kBlock; }
 
-void copy_keys_and_values(const float* keys, const float* values, int stride, int n,
-                          int head_dim, int padded, float* keys_t, float* values_out) {
+void copy_keys_and_values(const float* keys, const float* values, int stride, int n, int head_dim,
+                          int padded, float* keys_t, float* values_out) {
   for (int j = 0; j < n; ++j) {
     for (int c = 0; c < head_dim; ++c) {
-      keys_t[static_cast<std::size_t>(c) * padded + j] = keys[static_cast<std::size_t>(j) * stride + c];
+      keys_t[static_cast<std::size_t>(c) * padded + j] =
+          keys[static_cast<std::size_t>(j) * stride + c];
     }
     std::copy_n(values + static_cast<std::size_t>(j) * stride, head_dim,
                 values_out + static_cast<std::size_t>(j) * head_dim);
   }
 }
 
-void head_scores(const float* queries, int stride, const float* keys_t, int n, int padded,
-                 int head_dim, float* scores) {
-  if (n >= kMatrixProductWords) {
-    StridedMutableMap(scores, n, n, Eigen::OuterStride<>(padded)).noalias() =
-        StridedMap(queries, n, head_dim, Eigen::OuterStride<>(stride)) *
-        StridedMap(keys_t, head_dim, n, Eigen::OuterStride<>(padded));
+void head_scores(const Kernels& kernels, const HeadCall& call) {
+  if (call.n < kMatrixProductWords) {
+    kernels.code.head_scores(call);
     return;
   }
-  for (int i = 0; i < n; ++i) {
-    const float* query = queries + static_cast<std::size_t>(i) * stride;
-    float* score = scores + static_cast<std::size_t>(i) * padded;
-    for (int block = 0; block < padded; block += kBlock) {
-      Block sums = Block::Zero();  // one vector register across the loop over c
-      for (int c = 0; c < head_dim; ++c) {
-        sums += query[c] * BlockMap(keys_t + static_cast<std::size_t>(c) * padded + block);
-      }
-      MutableBlockMap(score + block) = sums;
-    }
-  }
+  StridedMutableMap(call.scores, call.n, call.n, Eigen::OuterStride<>(call.padded)).noalias() =
+      StridedMap(call.queries, call.n, call.head_dim, Eigen::OuterStride<>(call.query_stride)) *
+      StridedMap(call.keys_t, call.head_dim, call.n, Eigen::OuterStride<>(call.padded));
 }
 
-void attention_weights(float scale, const float* bias, int reach, int n, int padded,
-                       float* scores) {
-  for (int i = 0; i < n; ++i) {
-    float* score = scores + static_cast<std::size_t>(i) * padded;
-    for (int j = 0; j < n; ++j) score[j] *= scale;
-    if (bias != nullptr) {
-      for (int j = 0; j < n; ++j) score[j] += bias[std::clamp(j - i, -reach, reach) + reach];
-    }
-    std::fill(score + n, score + padded, -std::numeric_limits<float>::infinity());
-    ArrayMap row(score, padded);
-    row = (row - row.maxCoeff()).exp();
-    row /= row.sum();
-  }
-}
-
-void weighted_values(const float* weights, int n, int padded, const float* values, int head_dim,
-                     float* output, int output_stride) {
-  if (n >= kMatrixProductWords) {
-    StridedMutableMap(output, n, head_dim, Eigen::OuterStride<>(output_stride)).noalias() =
-        StridedMap(weights, n, n, Eigen::OuterStride<>(padded)) *
-        StridedMap(values, n, head_dim, Eigen::OuterStride<>(head_dim));
+void weighted_values(const Kernels& kernels, const HeadCall& call) {
+  if (call.n < kMatrixProductWords) {
+    kernels.code.weighted_values(call);
     return;
   }
-  for (int i = 0; i < n; ++i) {
-    const float* weight = weights + static_cast<std::size_t>(i) * padded;
-    float* row = output + static_cast<std::size_t>(i) * output_stride;
-    if (head_dim % kBlock == 0) {
-      for (int block = 0; block < head_dim; block += kBlock) {
-        Block sums = Block::Zero();
-        for (int j = 0; j < n; ++j) {
-          sums += weight[j] * BlockMap(values + static_cast<std::size_t>(j) * head_dim + block);
-        }
-        MutableBlockMap(row + block) = sums;
-      }
-    } else {  // small test models
-      std::fill(row, row + head_dim, 0.0f);
-      for (int j = 0; j < n; ++j) {
-        for (int c = 0; c < head_dim; ++c) {
-          row[c] += weight[j] * values[static_cast<std::size_t>(j) * head_dim + c];
-        }
-      }
-    }
-  }
+  StridedMutableMap(call.output, call.n, call.head_dim, Eigen::OuterStride<>(call.output_stride))
+      .noalias() =
+      StridedMap(call.scores, call.n, call.n, Eigen::OuterStride<>(call.padded)) *
+      StridedMap(call.values, call.n, call.head_dim, Eigen::OuterStride<>(call.head_dim));
 }
-
 
 }  // namespace sawtag::infer

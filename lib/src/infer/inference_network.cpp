@@ -1,7 +1,6 @@
 #include "infer/inference_network.hpp"
 
-#include <unsupported/Eigen/SpecialFunctions>
-
+#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 
@@ -26,37 +25,26 @@ using ArrayMap = Eigen::Map<Array>;
 using ConstArrayMap = Eigen::Map<const Array>;
 
 // out = LayerNorm(x) over rows of `dim` floats, `stride` apart in x and out, as
-// nn/layer_norm.cpp computes it.
-void layer_norm(const LayerNormParameters& norm, float epsilon, const float* x, int rows,
-                int dim, int stride, float* out) {
-  const ConstArrayMap gamma(norm.gamma.data.data(), dim);
-  const ConstArrayMap beta(norm.beta.data.data(), dim);
-  for (int r = 0; r < rows; ++r) {
-    const ConstArrayMap row(x + static_cast<std::size_t>(r) * stride, dim);
-    ArrayMap result(out + static_cast<std::size_t>(r) * stride, dim);
-    const float mean = row.mean();
-    result = row - mean;
-    const float variance = result.matrix().squaredNorm() / static_cast<float>(dim);
-    const float inverse_std = 1.0f / std::sqrt(variance + epsilon);
-    result = result * inverse_std * gamma + beta;
-  }
+// nn/layer_norm.cpp computes it, by the CPU level's kernel.
+void layer_norm(const Kernels& kernels, const LayerNormParameters& norm, float epsilon,
+                const float* x, int rows, int dim, int stride, float* out) {
+  LayerNormCall call;
+  call.x = x;
+  call.out = out;
+  call.rows = rows;
+  call.dim = dim;
+  call.stride = stride;
+  call.gamma = norm.gamma.data.data();
+  call.beta = norm.beta.data.data();
+  call.epsilon = epsilon;
+  kernels.code.layer_norm(call);
 }
 
 // Adds the first `columns` of each row of `from` into `to` (row strides from_stride, to_stride).
-void add_rows(const float* from, int from_stride, int rows, int columns, float* to,
-              int to_stride) {
+void add_rows(const float* from, int from_stride, int rows, int columns, float* to, int to_stride) {
   for (int r = 0; r < rows; ++r) {
     ArrayMap(to + static_cast<std::size_t>(r) * to_stride, columns) +=
         ConstArrayMap(from + static_cast<std::size_t>(r) * from_stride, columns);
-  }
-}
-
-// GELU(z) = z Phi(z), in place on the first `columns` of each row.
-void gelu_rows(float* values, int stride, int rows, int columns) {
-  constexpr float kInverseSqrt2 = 0.70710678118654752f;
-  for (int r = 0; r < rows; ++r) {
-    ArrayMap z(values + static_cast<std::size_t>(r) * stride, columns);
-    z = 0.5f * z * (1.0f + (z * kInverseSqrt2).erf());
   }
 }
 
@@ -88,13 +76,13 @@ struct InferenceNetwork::Workspace {
   };
   std::vector<Miss> misses;  // words of the batch not in the input cache
   TensorData features;       // [misses, input_dim]
-  TensorData keys_t;     // [head_dim, n rounded up to 16]: one head's keys, transposed
-  TensorData values;     // [n, head_dim]: one head's values
-  TensorData scores;     // [n, n rounded up to 16]: one head's attention, row by row
+  TensorData keys_t;         // [head_dim, n rounded up to 16]: one head's keys, transposed
+  TensorData values;         // [n, head_dim]: one head's values
+  TensorData scores;         // [n, n rounded up to 16]: one head's attention, row by row
 };
 
-InferenceNetwork::InferenceNetwork(const Model& model, Precision precision)
-    : model_(model), char_encoder_(model) {
+InferenceNetwork::InferenceNetwork(const Model& model, Precision precision, const Kernels& kernels)
+    : model_(model), kernels_(kernels), char_encoder_(model) {
   const ModelConfig& config = model.config;
   const EncoderParameters& encoder = model.parameters.encoder;
   if (config.d_model % config.num_heads != 0) {
@@ -103,25 +91,25 @@ InferenceNetwork::InferenceNetwork(const Model& model, Precision precision)
   }
   // The input rows are computed once per word form and cached, and the heads are small: both
   // stay float32. Precision only applies to the encoder layers, where the work is.
-  input_projection_ = PackedLinear({&encoder.input_projection}, Precision::float32);
+  input_projection_ = PackedLinear({&encoder.input_projection}, Precision::float32, kernels);
   heads_ = PackedLinear({&model.parameters.heads.upos, &model.parameters.heads.xpos},
-                        Precision::float32);
+                        Precision::float32, kernels);
   for (const EncoderLayerParameters& parameters : encoder.layers) {
     Layer layer;
     layer.attention_norm = &parameters.attention_norm;
     layer.query_key_value = PackedLinear(
         {&parameters.attention.query, &parameters.attention.key, &parameters.attention.value},
-        precision);
-    layer.attention_output = PackedLinear({&parameters.attention.output}, precision);
+        precision, kernels);
+    layer.attention_output = PackedLinear({&parameters.attention.output}, precision, kernels);
     if (config.relative_position) layer.relative_bias = &parameters.attention.relative_bias;
     layer.feed_forward_norm = &parameters.feed_forward_norm;
-    layer.feed_forward_hidden = PackedLinear({&parameters.feed_forward.hidden}, precision);
-    layer.feed_forward_output = PackedLinear({&parameters.feed_forward.output}, precision);
+    layer.feed_forward_hidden = PackedLinear({&parameters.feed_forward.hidden}, precision, kernels);
+    layer.feed_forward_output = PackedLinear({&parameters.feed_forward.output}, precision, kernels);
     layers_.push_back(std::move(layer));
   }
   width_ = padded_length(config.d_model);
-  const nn::Matrix positions =
-      nn::sinusoidal_positions(std::min(config.max_sequence_length, kLongestWindow), config.d_model);
+  const nn::Matrix positions = nn::sinusoidal_positions(
+      std::min(config.max_sequence_length, kLongestWindow), config.d_model);
   positions_.assign(positions.data(), positions.data() + positions.size());
   input_cache_ = std::make_unique<InputCache>(config.d_model, kInputCacheForms);
 }
@@ -206,8 +194,8 @@ void InferenceNetwork::forward(const std::vector<Window>& windows,
   for (std::size_t l = 0; l < layers_.size(); ++l) {
     run_layer(layers_[l], static_cast<int>(l), windows, rows, work);
   }
-  layer_norm(model_.parameters.encoder.final_norm, config.layer_norm_epsilon, work.x.data(), rows,
-             d, width_, work.normed.data());
+  layer_norm(kernels_, model_.parameters.encoder.final_norm, config.layer_norm_epsilon,
+             work.x.data(), rows, d, width_, work.normed.data());
   work.projected.resize(size(heads_.stride()));
   heads_.apply(work.normed.data(), width_, rows, work.projected.data());
   const int columns = num_logits();
@@ -229,8 +217,8 @@ void InferenceNetwork::run_layer(const Layer& layer, int layer_index,
     buffer.resize(std::max(buffer.size(), size(width)));
   };
 
-  layer_norm(*layer.attention_norm, config.layer_norm_epsilon, work.x.data(), rows, d, width_,
-             work.normed.data());
+  layer_norm(kernels_, *layer.attention_norm, config.layer_norm_epsilon, work.x.data(), rows, d,
+             width_, work.normed.data());
   grow(work.projected, layer.query_key_value.stride());
   layer.query_key_value.apply(work.normed.data(), width_, rows, work.projected.data());
   int first_row = 0;
@@ -241,15 +229,14 @@ void InferenceNetwork::run_layer(const Layer& layer, int layer_index,
   // The heads' outputs are read before `projected` is reused for W_o.
   grow(work.projected, layer.attention_output.stride());
   layer.attention_output.apply(work.heads.data(), width_, rows, work.projected.data());
-  add_rows(work.projected.data(), layer.attention_output.stride(), rows, d, work.x.data(),
-           width_);
+  add_rows(work.projected.data(), layer.attention_output.stride(), rows, d, work.x.data(), width_);
 
-  layer_norm(*layer.feed_forward_norm, config.layer_norm_epsilon, work.x.data(), rows, d, width_,
-             work.normed.data());
+  layer_norm(kernels_, *layer.feed_forward_norm, config.layer_norm_epsilon, work.x.data(), rows, d,
+             width_, work.normed.data());
   const int hidden_stride = layer.feed_forward_hidden.stride();
   grow(work.hidden, hidden_stride);
   layer.feed_forward_hidden.apply(work.normed.data(), width_, rows, work.hidden.data());
-  gelu_rows(work.hidden.data(), hidden_stride, rows, config.d_ff);
+  kernels_.code.gelu(work.hidden.data(), hidden_stride, rows, config.d_ff);
   grow(work.projected, layer.feed_forward_output.stride());
   layer.feed_forward_output.apply(work.hidden.data(), hidden_stride, rows, work.projected.data());
   add_rows(work.projected.data(), layer.feed_forward_output.stride(), rows, d, work.x.data(),
@@ -274,23 +261,38 @@ void InferenceNetwork::attend(const Layer& layer, int layer_index, const Window&
     const float* queries = rows + head * head_dim;
     copy_keys_and_values(rows + d + head * head_dim, rows + 2 * d + head * head_dim, stride, n,
                          head_dim, padded, work.keys_t.data(), work.values.data());
-    head_scores(queries, stride, work.keys_t.data(), n, padded, head_dim, work.scores.data());
+    HeadCall call;
+    call.queries = queries;
+    call.query_stride = stride;
+    call.keys_t = work.keys_t.data();
+    call.values = work.values.data();
+    call.n = n;
+    call.padded = padded;
+    call.head_dim = head_dim;
+    call.scores = work.scores.data();
+    call.output =
+        work.heads.data() + static_cast<std::size_t>(first_row) * width_ + head * head_dim;
+    call.output_stride = width_;
+    head_scores(kernels_, call);
     const float* bias =
         layer.relative_bias == nullptr
             ? nullptr
             : layer.relative_bias->data.data() + static_cast<std::size_t>(head) * bias_width;
-    attention_weights(1.0f / std::sqrt(static_cast<float>(head_dim)), bias,
-                      config.max_relative_distance, n, padded, work.scores.data());
-    weighted_values(work.scores.data(), n, padded, work.values.data(), head_dim,
-                    work.heads.data() + static_cast<std::size_t>(first_row) * width_ +
-                        head * head_dim,
-                    width_);
+    SoftmaxCall softmax;
+    softmax.scores = work.scores.data();
+    softmax.n = n;
+    softmax.padded = padded;
+    softmax.scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
+    softmax.bias = bias;
+    softmax.reach = config.max_relative_distance;
+    kernels_.code.attention_weights(softmax);
+    weighted_values(kernels_, call);
     if (window.attention != nullptr) {
       const std::size_t map_size = static_cast<std::size_t>(n) * n;
       const std::size_t offset =
           (static_cast<std::size_t>(layer_index) * config.num_heads + head) * map_size;
-      window.attention->resize(std::max(window.attention->size(),
-                                        map_size * config.num_heads * config.num_layers));
+      window.attention->resize(
+          std::max(window.attention->size(), map_size * config.num_heads * config.num_layers));
       for (int i = 0; i < n; ++i) {
         std::copy_n(work.scores.data() + static_cast<std::size_t>(i) * padded, n,
                     window.attention->data() + offset + static_cast<std::size_t>(i) * n);

@@ -29,8 +29,10 @@ struct Window {
 
 class InferenceNetwork {
  public:
-  // `model` must outlive the network. Throws ModelError for shapes the network cannot run.
-  InferenceNetwork(const Model& model, Precision precision);
+  // `model` and `kernels` must outlive the network. Throws ModelError for shapes the network
+  // cannot run.
+  InferenceNetwork(const Model& model, Precision precision,
+                   const Kernels& kernels = infer::kernels());
   ~InferenceNetwork();
 
   // Longest window: the model's max_sequence_length, capped at 1024 words.
@@ -56,11 +58,12 @@ class InferenceNetwork {
               Workspace& work) const;
 
   const Model& model_;
+  const Kernels& kernels_;
   int width_ = 0;  // row stride of the d_model-wide buffers: d_model rounded up to 16 floats
   std::vector<Layer> layers_;
   CharEncoder char_encoder_;
   PackedLinear input_projection_;
-  PackedLinear heads_;  // UPOS and XPOS side by side
+  PackedLinear heads_;            // UPOS and XPOS side by side
   std::vector<float> positions_;  // [max_window, d_model] sinusoidal position vectors
   std::unique_ptr<InputCache> input_cache_;
 };

@@ -1,13 +1,16 @@
-// y = x W + b for inference, with W copied once into a layout the kernel reads fast.
+// y = x W + b for inference, with W copied once into a layout the kernel reads fast, computed
+// by the kernels of the CPU level chosen at start (infer/kernels.hpp).
 //
 // Each output row depends on its input row alone, always computed by the same instructions in
 // the same order: whatever rows share a call (batch size, thread, chunk), row i's result is
-// bit-identical. That is what makes `sawtag tag` print the same bytes for any -j.
+// bit-identical. That is what makes `sawtag tag` print the same bytes for any -j. (Different
+// CPU levels may differ in the last bits: fused multiply-adds, bfloat16 kernels.)
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "infer/kernels.hpp"
 #include "sawtag/parameters.hpp"
 #include "sawtag/tensor.hpp"
 
@@ -15,15 +18,17 @@ namespace sawtag::infer {
 
 enum class Precision {
   float32,   // float32 products everywhere
-  bfloat16,  // bfloat16 products summed in float32 on AMX tiles where the CPU has them
+  bfloat16,  // bfloat16 products summed in float32 where the CPU level has a kernel for them
 };
 
 class PackedLinear {
  public:
   PackedLinear() = default;
   // One or more Linears reading the same input, side by side: [in, out_1 + out_2 + ...].
-  // Precision::bfloat16 falls back to float32 where AMX is not available.
-  PackedLinear(const std::vector<const LinearParameters*>& parts, Precision precision);
+  // Precision::bfloat16 falls back to float32 where the level has no bfloat16 kernel.
+  // `kernels` must outlive this object (the process's kernels() do).
+  PackedLinear(const std::vector<const LinearParameters*>& parts, Precision precision,
+               const Kernels& kernels = infer::kernels());
 
   int in() const { return in_; }
   int out() const { return out_; }
@@ -36,11 +41,12 @@ class PackedLinear {
 
  private:
   int in_ = 0;
+  const Kernels* kernels_ = nullptr;
   int out_ = 0;
   int stride_ = 0;
-  TensorData weight_;  // [in, stride], zero-padded; empty when bfloat16_ is used
-  TensorData bias_;    // [stride], zero-padded
-  std::vector<std::uint16_t> bfloat16_;  // AMX tiles (amx::pack_weights), or empty
+  TensorData weight_;                    // [in, stride], zero-padded; empty when bfloat16_ is used
+  TensorData bias_;                      // [stride], zero-padded
+  std::vector<std::uint16_t> bfloat16_;  // W for the bfloat16 kernel (pack_bfloat16), or empty
 };
 
 }  // namespace sawtag::infer

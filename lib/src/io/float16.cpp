@@ -1,10 +1,8 @@
 #include "io/float16.hpp"
 
-#ifdef __F16C__
-#include <immintrin.h>
-#endif
-
 #include <cstring>
+
+#include "io/decode_avx2.hpp"
 
 namespace sawtag::float16 {
 
@@ -60,13 +58,7 @@ float to_float(std::uint16_t half) {
 }
 
 void to_float(const std::uint16_t* halves, std::size_t count, float* out) {
-  std::size_t i = 0;
-#ifdef __F16C__
-  for (; i + 8 <= count; i += 8) {
-    const __m128i packed = _mm_loadu_si128(reinterpret_cast<const __m128i*>(halves + i));
-    _mm256_storeu_ps(out + i, _mm256_cvtph_ps(packed));
-  }
-#endif
+  std::size_t i = decode_avx2::usable() ? decode_avx2::float16_blocks(halves, count, out) : 0;
   for (; i < count; ++i) out[i] = to_float(halves[i]);
 }
 

@@ -1,0 +1,18 @@
+// Which CPU kernels this process tags with. One binary carries kernels for several x86-64
+// levels (baseline, avx2, avx512, avx512bf16, amx) and runs the highest this CPU and OS
+// support; the environment variable SAWTAG_CPU may name a lower one (e.g. SAWTAG_CPU=avx2).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace sawtag {
+
+// The kernels in use, e.g. "avx512bf16 (float32: AVX-512; bfloat16: AVX512_BF16)". Throws
+// Error when SAWTAG_CPU names an unknown level or one this CPU lacks.
+std::string cpu_kernels();
+
+// The levels this CPU supports, lowest first, e.g. {"baseline", "avx2", "avx512"}.
+std::vector<std::string> supported_cpu_kernels();
+
+}  // namespace sawtag

@@ -1,0 +1,129 @@
+#include "infer/cpu_level.hpp"
+
+#include <cstdint>
+
+#include "sawtag/error.hpp"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SAWTAG_X86_64 1
+#include <cpuid.h>
+#endif
+#if defined(SAWTAG_X86_64) && defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+namespace sawtag::infer {
+
+namespace {
+
+constexpr CpuLevel kAllLevels[] = {CpuLevel::baseline, CpuLevel::avx2, CpuLevel::avx512,
+                                   CpuLevel::avx512bf16, CpuLevel::amx};
+
+#ifdef SAWTAG_X86_64
+
+struct Registers {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+};
+
+Registers cpuid(unsigned leaf, unsigned subleaf) {
+  Registers r;
+  if (!__get_cpuid_count(leaf, subleaf, &r.eax, &r.ebx, &r.ecx, &r.edx)) return Registers();
+  return r;
+}
+
+bool bit(unsigned value, int index) { return ((value >> index) & 1u) != 0; }
+
+// The register states the OS saves on a context switch (XCR0); only valid with OSXSAVE.
+std::uint64_t saved_states() {
+  unsigned low = 0, high = 0;
+  __asm__ volatile("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
+  return (static_cast<std::uint64_t>(high) << 32) | low;
+}
+
+// Linux hands out the AMX tile data registers only on request (arch_prctl, kernel 5.16+).
+bool tile_data_granted() {
+#ifdef __linux__
+  constexpr long kRequestPermission = 0x1023;  // ARCH_REQ_XCOMP_PERM
+  constexpr long kTileData = 18;               // XFEATURE_XTILEDATA
+  return ::syscall(SYS_arch_prctl, kRequestPermission, kTileData) == 0;
+#else
+  return false;
+#endif
+}
+
+CpuLevel highest_level() {
+  const Registers basic = cpuid(1, 0);
+  if (!bit(basic.ecx, 27) || !bit(basic.ecx, 28)) return CpuLevel::baseline;  // OSXSAVE, AVX
+  const std::uint64_t states = saved_states();
+  const Registers extended = cpuid(7, 0);
+  const bool ymm = (states & 0x6) == 0x6;  // SSE and AVX state
+  // FMA, F16C (the model file's float16), AVX2
+  if (!ymm || !bit(basic.ecx, 12) || !bit(basic.ecx, 29) || !bit(extended.ebx, 5)) {
+    return CpuLevel::baseline;
+  }
+  const bool zmm = (states & 0xE6) == 0xE6;  // + opmask and both halves of the zmm registers
+  const bool avx512 = bit(extended.ebx, 16) && bit(extended.ebx, 17) && bit(extended.ebx, 30) &&
+                      bit(extended.ebx, 31);  // F, DQ, BW, VL
+  if (!zmm || !avx512) return CpuLevel::avx2;
+  if (!bit(cpuid(7, 1).eax, 5)) return CpuLevel::avx512;              // AVX512_BF16
+  const bool tiles = bit(extended.edx, 24) && bit(extended.edx, 22);  // AMX-TILE, AMX-BF16
+  const bool tile_states = (states & 0x60000) == 0x60000;             // XTILECFG, XTILEDATA
+  if (!tiles || !tile_states || !tile_data_granted()) return CpuLevel::avx512bf16;
+  return CpuLevel::amx;
+}
+
+#else
+
+CpuLevel highest_level() { return CpuLevel::baseline; }
+
+#endif
+
+}  // namespace
+
+const char* cpu_level_name(CpuLevel level) {
+  switch (level) {
+    case CpuLevel::baseline:
+      return "baseline";
+    case CpuLevel::avx2:
+      return "avx2";
+    case CpuLevel::avx512:
+      return "avx512";
+    case CpuLevel::avx512bf16:
+      return "avx512bf16";
+    case CpuLevel::amx:
+      return "amx";
+  }
+  return "unknown";
+}
+
+std::vector<CpuLevel> supported_cpu_levels() {
+  static const CpuLevel highest = highest_level();
+  std::vector<CpuLevel> levels;
+  for (const CpuLevel level : kAllLevels) {
+    if (level <= highest) levels.push_back(level);
+  }
+  return levels;
+}
+
+CpuLevel choose_cpu_level(const std::string& requested, const std::vector<CpuLevel>& supported) {
+  if (requested.empty()) return supported.back();
+  std::string names;
+  for (const CpuLevel level : supported) {
+    names += names.empty() ? "" : ", ";
+    names += cpu_level_name(level);
+  }
+  for (const CpuLevel level : kAllLevels) {
+    if (requested != cpu_level_name(level)) continue;
+    if (level > supported.back()) {
+      throw Error("SAWTAG_CPU=" + requested + ": this CPU cannot run it (it can run: " + names +
+                  ")");
+    }
+    return level;
+  }
+  throw Error(
+      "SAWTAG_CPU=" + requested +
+      ": unknown level (known: baseline, avx2, avx512, avx512bf16, amx; this CPU: " + names + ")");
+}
+
+}  // namespace sawtag::infer

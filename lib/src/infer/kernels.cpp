@@ -1,0 +1,148 @@
+#include "infer/kernels.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "sawtag/error.hpp"
+
+namespace sawtag::infer {
+
+namespace {
+
+int round_up(int value, int multiple) { return (value + multiple - 1) / multiple * multiple; }
+
+std::uint16_t to_bfloat16(float value) {  // round to nearest even
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &value, sizeof bits);
+  bits += 0x7FFFu + ((bits >> 16) & 1u);
+  return static_cast<std::uint16_t>(bits >> 16);
+}
+
+const LevelKernels* code_of(CpuLevel level) {
+  switch (level) {
+    case CpuLevel::baseline:
+      return levels::baseline();
+    case CpuLevel::avx2:
+      return levels::avx2();
+    case CpuLevel::avx512:
+      return levels::avx512();
+    case CpuLevel::avx512bf16:
+      return levels::avx512bf16();
+    case CpuLevel::amx:
+      return levels::amx();
+  }
+  return nullptr;
+}
+
+const char* description_of(CpuLevel level) {
+  switch (level) {
+    case CpuLevel::baseline:
+      return "baseline (float32: generic; bfloat16: none, float32 used)";
+    case CpuLevel::avx2:
+      return "avx2 (float32: AVX2+FMA; bfloat16: none, float32 used)";
+    case CpuLevel::avx512:
+      return "avx512 (float32: AVX-512; bfloat16: none, float32 used)";
+    case CpuLevel::avx512bf16:
+      return "avx512bf16 (float32: AVX-512; bfloat16: AVX512_BF16)";
+    case CpuLevel::amx:
+      return "amx (float32: AVX-512; bfloat16: AMX tiles)";
+  }
+  return "unknown";
+}
+
+// Pair layout: element (p, c) = (W[2p][c], W[2p + 1][c]); [ceil(in / 2), stride] pairs.
+std::vector<std::uint16_t> pack_pairs(const float* weight, int in, int stride) {
+  const int pairs = (in + 1) / 2;
+  std::vector<std::uint16_t> packed(static_cast<std::size_t>(pairs) * stride * 2, 0);
+  for (int k = 0; k < in; ++k) {
+    for (int c = 0; c < stride; ++c) {
+      packed[(static_cast<std::size_t>(k / 2) * stride + c) * 2 + k % 2] =
+          to_bfloat16(weight[static_cast<std::size_t>(k) * stride + c]);
+    }
+  }
+  return packed;
+}
+
+// AMX tile layout (kernels/level_amx.cpp).
+std::vector<std::uint16_t> pack_tiles(const float* weight, int in, int stride) {
+  constexpr int kTile = 16;
+  constexpr int kTileDepth = 32;
+  const int depth_blocks = round_up(in, kTileDepth) / kTileDepth;
+  const int column_blocks = stride / kTile;
+  std::vector<std::uint16_t> packed(
+      static_cast<std::size_t>(depth_blocks) * column_blocks * kTile * kTileDepth, 0);
+  for (int cb = 0; cb < column_blocks; ++cb) {
+    for (int kb = 0; kb < depth_blocks; ++kb) {
+      std::uint16_t* tile =
+          packed.data() + (static_cast<std::size_t>(cb) * depth_blocks + kb) * kTile * kTileDepth;
+      for (int p = 0; p < kTile; ++p) {
+        for (int n = 0; n < kTile; ++n) {
+          for (int j = 0; j < 2; ++j) {
+            const int k = kb * kTileDepth + 2 * p + j;
+            if (k >= in) continue;
+            tile[(p * kTile + n) * 2 + j] =
+                to_bfloat16(weight[static_cast<std::size_t>(k) * stride + cb * kTile + n]);
+          }
+        }
+      }
+    }
+  }
+  return packed;
+}
+
+}  // namespace
+
+Kernels kernels_for(CpuLevel level) {
+  const std::vector<CpuLevel> supported = supported_cpu_levels();
+  if (level > supported.back()) {
+    throw Error(std::string("CPU level ") + cpu_level_name(level) + ": this CPU cannot run it");
+  }
+  const LevelKernels* code = code_of(level);
+  if (code == nullptr) {
+    throw Error(std::string("CPU level ") + cpu_level_name(level) +
+                ": this build has no kernels for it (compiler without its flags?)");
+  }
+  Kernels kernels;
+  kernels.level = level;
+  kernels.code = *code;
+  kernels.description = description_of(level);
+  if (level == CpuLevel::avx512bf16) kernels.bfloat16_layout = BfloatLayout::pairs;
+  if (level == CpuLevel::amx) kernels.bfloat16_layout = BfloatLayout::amx_tiles;
+  return kernels;
+}
+
+const Kernels& kernels() {
+  // Initialised once, by the first caller; a throw leaves it for the next call to try again.
+  static const Kernels chosen = [] {
+    const char* requested = std::getenv("SAWTAG_CPU");
+    const std::vector<CpuLevel> supported = supported_cpu_levels();
+    CpuLevel level = choose_cpu_level(requested == nullptr ? "" : requested, supported);
+    // A build without a level's code (an old compiler) runs the best level it has.
+    while (code_of(level) == nullptr && level != CpuLevel::baseline) {
+      level = static_cast<CpuLevel>(static_cast<int>(level) - 1);
+    }
+    return kernels_for(level);
+  }();
+  return chosen;
+}
+
+std::vector<std::uint16_t> pack_bfloat16(const Kernels& kernels, const float* weight, int in,
+                                         int stride) {
+  switch (kernels.bfloat16_layout) {
+    case BfloatLayout::pairs:
+      return pack_pairs(weight, in, stride);
+    case BfloatLayout::amx_tiles:
+      return pack_tiles(weight, in, stride);
+    case BfloatLayout::none:
+      break;
+  }
+  throw Error(std::string("CPU level ") + cpu_level_name(kernels.level) +
+              " has no bfloat16 kernel");
+}
+
+std::size_t bfloat16_scratch_size(int rows, int in) {
+  return static_cast<std::size_t>(round_up(rows, 32)) * round_up(in, 32);
+}
+
+}  // namespace sawtag::infer

@@ -1,0 +1,46 @@
+// The matrix kernels of this process, chosen once at start for the CPU it runs on.
+//
+// One portable binary carries the kernels of every x86-64 level (infer/cpu_level.hpp), each
+// compiled with its own flags (kernels/level_kernels.hpp); the highest level the CPU and OS
+// support runs, or the one SAWTAG_CPU names. PackedLinear (y = x W + b with W packed once) is
+// the way to use them; this header is for code that needs the level itself.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "infer/cpu_level.hpp"
+#include "infer/kernels/level_kernels.hpp"
+
+namespace sawtag::infer {
+
+// How a level wants bfloat16 weights laid out (kernels/level_*.cpp describe each layout).
+enum class BfloatLayout { none, pairs, amx_tiles };
+
+struct Kernels {
+  CpuLevel level = CpuLevel::baseline;
+  // The float32 kernel of the level, and the bfloat16 one (null: none at this level).
+  LevelKernels code{};
+  BfloatLayout bfloat16_layout = BfloatLayout::none;
+  // What `sawtag info` prints, e.g. "avx512bf16 (float32: AVX-512, bfloat16: AVX512_BF16)".
+  const char* description = "";
+};
+
+// The kernels of SAWTAG_CPU's level, or of the highest level this CPU supports. Chosen on
+// the first call; throws Error (each call) when SAWTAG_CPU names an unknown level or one this
+// CPU lacks.
+const Kernels& kernels();
+
+// The kernels of `level`. Throws Error when this CPU or this build cannot run it.
+Kernels kernels_for(CpuLevel level);
+
+// W: [in, stride] row-major float32, stride a multiple of kTileColumns -> the layout of
+// kernels.code.linear_bfloat16, rounded to bfloat16 (nearest even).
+std::vector<std::uint16_t> pack_bfloat16(const Kernels& kernels, const float* weight, int in,
+                                         int stride);
+
+// The scratch linear_bfloat16 needs for `rows` rows of `in` values, in bfloat16 values.
+std::size_t bfloat16_scratch_size(int rows, int in);
+
+}  // namespace sawtag::infer

@@ -1,0 +1,103 @@
+// The matrix kernels one CPU level provides; see infer/kernels.hpp for how one is chosen.
+//
+// Each level's kernels live in their own file (kernels/level_<name>.cpp), compiled with that
+// level's instruction-set flags and nothing else of the program, so no instruction of a level
+// can run unless that level was chosen. Those files therefore include no C++ library header
+// with templates or inline functions: the linker keeps one copy of such a function for the
+// whole program, and it might be the copy compiled for AVX-512.
+#pragma once
+
+#include <cstdint>
+
+namespace sawtag::infer {
+
+// The float32 kernel computes output tiles of kTileRows rows and kTileColumns columns.
+constexpr int kTileRows = 4;
+constexpr int kTileColumns = 64;
+
+// y = x W + b for `rows` rows. x: rows x in, row r at x + r * x_stride -> y: rows x stride, row
+// r at y + r * stride. stride is a multiple of kTileColumns; bias has stride floats.
+struct LinearCall {
+  const float* x = nullptr;
+  int x_stride = 0;
+  int rows = 0;
+  int in = 0;
+  const float* bias = nullptr;
+  int stride = 0;
+  float* y = nullptr;
+};
+
+// out = (x - mean) / sqrt(variance + epsilon) * gamma + beta, for `rows` rows of `dim` floats,
+// `stride` floats apart in x and out (nn/layer_norm.cpp's function).
+struct LayerNormCall {
+  const float* x = nullptr;
+  float* out = nullptr;
+  int rows = 0;
+  int dim = 0;
+  int stride = 0;
+  const float* gamma = nullptr;
+  const float* beta = nullptr;
+  float epsilon = 0.0f;
+};
+
+// One head's attention weights, in place: scores [n, padded] (row i at scores + i * padded)
+// -> softmax(scale * scores + relative bias) over the first n columns of each row; columns
+// from n to padded become 0. bias: [2 reach + 1], bias[clamp(j - i, -reach, reach) + reach]
+// added to score (i, j); null for none.
+struct SoftmaxCall {
+  float* scores = nullptr;
+  int n = 0;
+  int padded = 0;
+  float scale = 1.0f;
+  const float* bias = nullptr;
+  int reach = 0;
+};
+
+// One head of attention over a window of n words, for windows under 64 words (longer ones use
+// Eigen's blocked products, head_attention.cpp). Score rows are `padded` floats apart (n
+// rounded up to 16).
+struct HeadCall {
+  const float* queries = nullptr;  // [n, head_dim], rows query_stride apart
+  int query_stride = 0;
+  const float* keys_t = nullptr;  // [head_dim, padded]: keys transposed, zero beyond n
+  const float* values = nullptr;  // [n, head_dim]
+  int n = 0;
+  int padded = 0;
+  int head_dim = 0;
+  float* scores = nullptr;  // [n, padded]
+  float* output = nullptr;  // [n, head_dim], rows output_stride apart
+  int output_stride = 0;
+};
+
+struct LevelKernels {
+  // weight: [in, stride] row-major. rows must be a multiple of kTileRows. Every output element
+  // is bias + x_0 w_0 + x_1 w_1 + ... in this order (with or without fused multiply-adds,
+  // depending on the level), so a row's result never depends on the other rows.
+  void (*linear_float32)(const LinearCall& call, const float* weight);
+  // Null where the level has no bfloat16 products. x is rounded to bfloat16 into `scratch`
+  // (bfloat16_scratch_size(rows, in) values); products are summed in float32. `packed` is
+  // the weight in the level's layout (pack_bfloat16). Any number of rows.
+  void (*linear_bfloat16)(const LinearCall& call, const std::uint16_t* packed,
+                          std::uint16_t* scratch);
+  void (*layer_norm)(const LayerNormCall& call);
+  // GELU(z) = z Phi(z) in place on the first `columns` floats of `rows` rows `stride` apart,
+  // with erf computed as Eigen does (the training code's function).
+  void (*gelu)(float* values, int stride, int rows, int columns);
+  void (*attention_weights)(const SoftmaxCall& call);
+  // scores[i][j] = q_i . k_j for i < n, j < padded.
+  void (*head_scores)(const HeadCall& call);
+  // output[i] = sum_j scores[i][j] values[j] for i < n.
+  void (*weighted_values)(const HeadCall& call);
+};
+
+// Each returns null where this build has no code for the level (not x86-64, or a compiler
+// that lacks its flags).
+namespace levels {
+const LevelKernels* baseline();
+const LevelKernels* avx2();
+const LevelKernels* avx512();
+const LevelKernels* avx512bf16();
+const LevelKernels* amx();
+}  // namespace levels
+
+}  // namespace sawtag::infer

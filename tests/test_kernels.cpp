@@ -1,0 +1,190 @@
+// The CPU-level kernels (lib/src/infer/kernels.hpp): every level this machine has, against
+// float32 references computed in double; choosing a level; refusing one the CPU lacks.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cli_runner.hpp"
+#include "infer/cpu_level.hpp"
+#include "infer/kernels.hpp"
+#include "infer/packed_linear.hpp"
+
+using namespace sawtag;
+using infer::CpuLevel;
+
+namespace {
+
+std::vector<float> random_values(std::mt19937& rng, std::size_t count) {
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<float> values(count);
+  for (float& value : values) value = uniform(rng);
+  return values;
+}
+
+// The first level this CPU lacks, or none (returns false) on a CPU that has them all.
+bool missing_level(CpuLevel& level) {
+  const CpuLevel highest = infer::supported_cpu_levels().back();
+  if (highest == CpuLevel::amx) return false;
+  level = static_cast<CpuLevel>(static_cast<int>(highest) + 1);
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("cpu levels: baseline always, ordered, and SAWTAG_CPU names one of them", "[kernels]") {
+  const std::vector<CpuLevel> supported = infer::supported_cpu_levels();
+  REQUIRE(supported.front() == CpuLevel::baseline);
+  for (std::size_t i = 1; i < supported.size(); ++i) REQUIRE(supported[i - 1] < supported[i]);
+  CHECK(infer::choose_cpu_level("", supported) == supported.back());
+  for (const CpuLevel level : supported) {
+    CHECK(infer::choose_cpu_level(infer::cpu_level_name(level), supported) == level);
+  }
+  CHECK_THROWS_WITH(infer::choose_cpu_level("sse9", supported),
+                    Catch::Contains("SAWTAG_CPU=sse9: unknown level"));
+  CHECK_THROWS_WITH(infer::choose_cpu_level("amx", {CpuLevel::baseline, CpuLevel::avx2}),
+                    Catch::Contains("SAWTAG_CPU=amx: this CPU cannot run it (it can run: "
+                                    "baseline, avx2)"));
+}
+
+TEST_CASE("a level this CPU lacks is refused, never run", "[kernels]") {
+  CpuLevel lacking = CpuLevel::baseline;
+  if (!missing_level(lacking)) return;  // a CPU with every level: nothing to refuse
+  CHECK_THROWS_WITH(infer::kernels_for(lacking), Catch::Contains("this CPU cannot run it"));
+  const std::string name = infer::cpu_level_name(lacking);
+  const testing::RunResult result =
+      testing::run_sawtag({"-m", std::string(SAWTAG_TEST_DATA) + "/tiny-model-v1.json"},
+                          "I saw a saw\n", {{"SAWTAG_CPU", name}});
+  CHECK(result.exit_code == 1);
+  CHECK(result.out.empty());
+  CHECK(result.err.find("SAWTAG_CPU=" + name + ": this CPU cannot run it") != std::string::npos);
+  CHECK(result.err.find('\n') == result.err.size() - 1);  // one line
+}
+
+TEST_CASE("every level's linear kernels equal x W + b, the same bits for any rows", "[kernels]") {
+  std::mt19937 rng(11);
+  // in = 77: odd, and not a multiple of the 32 values a bfloat16 block reads.
+  constexpr int kIn = 77, kOut = 130, kRows = 9;
+  LinearParameters linear{Tensor({kIn, kOut}), Tensor({kOut})};
+  for (Tensor* tensor : {&linear.weight, &linear.bias}) {
+    const std::vector<float> values = random_values(rng, tensor->data.size());
+    tensor->data.assign(values.begin(), values.end());
+  }
+  const std::vector<float> x = random_values(rng, static_cast<std::size_t>(kRows) * kIn);
+  for (const CpuLevel level : infer::supported_cpu_levels()) {
+    const infer::Kernels kernels = infer::kernels_for(level);
+    for (const infer::Precision precision :
+         {infer::Precision::float32, infer::Precision::bfloat16}) {
+      const bool bfloat16 =
+          precision == infer::Precision::bfloat16 && kernels.code.linear_bfloat16 != nullptr;
+      INFO("level " << infer::cpu_level_name(level) << (bfloat16 ? ", bfloat16" : ", float32"));
+      const infer::PackedLinear packed({&linear}, precision, kernels);
+      const int stride = packed.stride();
+      std::vector<float> all(static_cast<std::size_t>(kRows) * stride);
+      packed.apply(x.data(), kIn, kRows, all.data());
+      for (int rows = 1; rows < kRows; ++rows) {  // and starting at another row
+        std::vector<float> some(static_cast<std::size_t>(rows) * stride);
+        packed.apply(x.data() + kIn, kIn, rows, some.data());
+        for (std::size_t i = 0; i < some.size(); ++i) REQUIRE(some[i] == all[i + stride]);
+      }
+      for (int r = 0; r < kRows; ++r) {
+        for (int c = 0; c < kOut; ++c) {
+          double expected = linear.bias.data[static_cast<std::size_t>(c)];
+          double magnitude = 0.0;  // sum |x w|: what bfloat16 rounding errs in proportion to
+          for (int k = 0; k < kIn; ++k) {
+            const double product = static_cast<double>(x[static_cast<std::size_t>(r * kIn + k)]) *
+                                   linear.weight.data[static_cast<std::size_t>(k * kOut + c)];
+            expected += product;
+            magnitude += std::abs(product);
+          }
+          // bfloat16 keeps 8 significant bits: each product is off by at most 2 x 2^-9.
+          const double margin = bfloat16 ? magnitude / 256.0 : 1e-5 * (1.0 + magnitude);
+          REQUIRE(all[static_cast<std::size_t>(r) * stride + c] == Approx(expected).margin(margin));
+        }
+        for (int c = kOut; c < stride; ++c) {
+          REQUIRE(all[static_cast<std::size_t>(r) * stride + c] == 0.0f);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("every level's layer norm, GELU and softmax equal their definitions", "[kernels]") {
+  std::mt19937 rng(5);
+  constexpr int kDim = 37, kStride = 48, kRows = 3;
+  const std::vector<float> x = random_values(rng, static_cast<std::size_t>(kRows) * kStride);
+  const std::vector<float> gamma = random_values(rng, kDim), beta = random_values(rng, kDim);
+  constexpr int kN = 21, kPadded = 32, kReach = 3;
+  const std::vector<float> scores = random_values(rng, static_cast<std::size_t>(kN) * kPadded);
+  const std::vector<float> bias = random_values(rng, 2 * kReach + 1);
+  for (const CpuLevel level : infer::supported_cpu_levels()) {
+    INFO("level " << infer::cpu_level_name(level));
+    const infer::Kernels kernels = infer::kernels_for(level);
+
+    std::vector<float> normed(x.size(), 7.0f);
+    infer::LayerNormCall norm;
+    norm.x = x.data();
+    norm.out = normed.data();
+    norm.rows = kRows;
+    norm.dim = kDim;
+    norm.stride = kStride;
+    norm.gamma = gamma.data();
+    norm.beta = beta.data();
+    norm.epsilon = 1e-5f;
+    kernels.code.layer_norm(norm);
+    for (int r = 0; r < kRows; ++r) {
+      const float* row = x.data() + r * kStride;
+      double mean = 0, variance = 0;
+      for (int c = 0; c < kDim; ++c) mean += row[c] / static_cast<double>(kDim);
+      for (int c = 0; c < kDim; ++c) variance += (row[c] - mean) * (row[c] - mean) / kDim;
+      for (int c = 0; c < kDim; ++c) {
+        const double expected = (row[c] - mean) / std::sqrt(variance + 1e-5) * gamma[c] + beta[c];
+        REQUIRE(normed[static_cast<std::size_t>(r * kStride + c)] == Approx(expected).margin(1e-5));
+      }
+      REQUIRE(normed[static_cast<std::size_t>(r * kStride + kDim)] == 7.0f);  // past dim: kept
+    }
+
+    std::vector<float> activated = x;
+    for (float& value : activated) value *= 5.0f;  // also beyond erf's clamp at 4
+    const std::vector<float> inputs = activated;
+    kernels.code.gelu(activated.data(), kStride, kRows, kDim);
+    for (int r = 0; r < kRows; ++r) {
+      for (int c = 0; c < kStride; ++c) {
+        const std::size_t i = static_cast<std::size_t>(r * kStride + c);
+        const double z = inputs[i];
+        const double expected = c < kDim ? 0.5 * z * (1.0 + std::erf(z / std::sqrt(2.0))) : z;
+        REQUIRE(activated[i] == Approx(expected).margin(2e-6));
+      }
+    }
+
+    for (const bool with_bias : {false, true}) {
+      std::vector<float> weights = scores;
+      infer::SoftmaxCall softmax;
+      softmax.scores = weights.data();
+      softmax.n = kN;
+      softmax.padded = kPadded;
+      softmax.scale = 3.0f;
+      softmax.bias = with_bias ? bias.data() : nullptr;
+      softmax.reach = kReach;
+      kernels.code.attention_weights(softmax);
+      for (int i = 0; i < kN; ++i) {
+        std::vector<double> logits(kN);
+        double largest = -1e30, sum = 0;
+        for (int j = 0; j < kN; ++j) {
+          const int offset = std::min(std::max(j - i, -kReach), kReach) + kReach;
+          logits[j] = 3.0 * scores[static_cast<std::size_t>(i * kPadded + j)] +
+                      (with_bias ? bias[static_cast<std::size_t>(offset)] : 0.0);
+          largest = std::max(largest, logits[j]);
+        }
+        for (int j = 0; j < kN; ++j) sum += std::exp(logits[j] - largest);
+        for (int j = 0; j < kPadded; ++j) {
+          const double expected = j < kN ? std::exp(logits[j] - largest) / sum : 0.0;
+          REQUIRE(weights[static_cast<std::size_t>(i * kPadded + j)] ==
+                  Approx(expected).margin(1e-6));
+        }
+      }
+    }
+  }
+}
