@@ -1,8 +1,8 @@
 // The terminal view of `sawtag explain`: each word's tag and probability, then a bar per other
 // word, the strongest influence first. README.md ("sawtag explain") shows an example:
-//   4 saw  NOUN 0.972; its own form masked: drop +0.412, then NOUN
-//       a    +0.610 ███████████████▏        masked: VERB
-//       I    -0.004 ░                        masked: NOUN
+//   5 can  NOUN 0.914; its own form masked: drop +0.130, then NOUN
+//       a    +0.800 ███████████████████▎     then AUX
+//       you   0.000                          then NOUN
 #include "sawtag/explanation_view.hpp"
 
 #include <algorithm>
@@ -30,8 +30,9 @@ constexpr const char* kPositiveColour = "\x1b[38;5;25m";   // blue: the word sup
 constexpr const char* kNegativeColour = "\x1b[38;5;160m";  // red: masking it helps the tag
 constexpr const char* kResetColour = "\x1b[0m";
 
-// "+0.610", "-0.004".
+// "+0.610", "-0.004"; " 0.000" when it rounds to zero either way.
 std::string signed_drop(float drop) {
+  if (std::fabs(drop) < 0.0005f) return " 0.000";
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%+.3f", static_cast<double>(drop));
   return buffer;
@@ -79,7 +80,7 @@ const std::string& tag_when_masked(const Occlusion& occlusion, ExplainedTag tag)
   return tag == ExplainedTag::upos ? occlusion.upos_when_masked : occlusion.xpos_when_masked;
 }
 
-// "4 saw  NOUN 0.972; its own form masked: drop +0.412, then NOUN"
+// "5 can  NOUN 0.914; its own form masked: drop +0.130, then NOUN"
 void write_word_heading(std::ostream& out, const std::vector<std::string>& words,
                         const SentenceExplanation& explanation, int word, Shown shown) {
   const WordTags& tags = explanation.tags.words[static_cast<std::size_t>(word)];
@@ -116,7 +117,7 @@ void write_bars(std::ostream& out, const std::vector<std::string>& words,
         align_left(fit_width(words[static_cast<std::size_t>(others[k])], kMaxLabelWidth),
                    label_width) +
         "  " + signed_drop(drop) + " " + bar(drop, shading) +
-        "masked: " + viz::printable(tag_when_masked(occlusion, shown.tag));
+        "then " + viz::printable(tag_when_masked(occlusion, shown.tag));
     if (shown.both) {
       line += " " + viz::printable(occlusion.xpos_when_masked) + " (XPOS drop " +
               signed_drop(occlusion.xpos_drop) + ")";

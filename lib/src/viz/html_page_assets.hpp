@@ -41,10 +41,11 @@ p.tagged { line-height: 2.4; margin: 0 0 .8em; }
 .lines line.hidden { display: none; }
 .token.explainable { cursor: pointer; border-radius: 3px; padding: 0 3px; }
 .token.explainable:hover, .token.explainable:focus, .token.selected { background: #fdd0a2; }
-.explanation-view { max-width: 34em; font-size: 13px; }
+.lines .caption { max-width: 20em; }  /* leaves room for the explanation beside it */
+.explanation-view { flex: 0 1 26em; min-width: 18em; font-size: 13px; }
 .explanation-view .hint { color: #555; margin: 0; }
 .explanation .caption { font-size: .95em; color: #333; margin-bottom: .5em; }
-.influence-row { display: grid; grid-template-columns: 8em 12em 4.5em auto; gap: .5em;
+.influence-row { display: grid; grid-template-columns: 6em 8em 4.5em auto; gap: .5em;
                  align-items: center; line-height: 1.6; }
 .influence-word { text-align: right; overflow: hidden; text-overflow: ellipsis;
                   white-space: nowrap; }
