@@ -75,6 +75,17 @@ TEST_CASE("explain: each drop is what tagging the masked sentence gives", "[expl
   check_against_masked_tagging(fastest, {"The", "dog", "saw", "a", "saw", "."});
 }
 
+TEST_CASE("explain: a sentence tagged in several calls (over 64 words) is as exact",
+          "[explain]") {
+  sawtag::ModelConfig config = tiny_config();
+  config.max_sequence_length = 80;
+  const sawtag::Tagger tagger(std::make_shared<const sawtag::Model>(make_random_model(config)));
+  std::vector<std::string> words;
+  const char* const forms[] = {"the", "dog", "saw", "a", "saw", "and", "I", "see", "it", ","};
+  for (int i = 0; i < 70; ++i) words.emplace_back(forms[(i * 7) % 10]);
+  check_against_masked_tagging(tagger, words);
+}
+
 TEST_CASE("explain: an empty sentence has no occlusions", "[explain]") {
   const sawtag::Tagger tagger(std::make_shared<const sawtag::Model>(make_random_model()));
   const sawtag::SentenceExplanation explanation = sawtag::explain_tags(tagger, {});

@@ -35,8 +35,9 @@ struct SentenceExplanation {
   }
 };
 
-// Explains every word's tags. The sentence and its n masked copies go through one
-// Tagger::tag_batch call, so upos_drop is exactly tags.words[i].upos_probability minus the
+// Explains every word's tags. The sentence and its n masked copies go through Tagger::tag_batch
+// (one call for up to 64 words, else calls of about 4096 words, which bounds memory; batching
+// never changes a result), so upos_drop is exactly tags.words[i].upos_probability minus the
 // probability of that tag in the result Tagger::tag gives for the masked sentence (tag_batch's
 // top_k candidates: the same probabilities `sawtag tag --probs` writes). Throws InputError when
 // the sentence has more than tagger.max_window() words: such a sentence is tagged in overlapping
