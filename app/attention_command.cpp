@@ -1,9 +1,5 @@
 #include "attention_command.hpp"
 
-#include <unistd.h>
-
-#include <cstdlib>
-#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -14,14 +10,13 @@
 #include "output_file.hpp"
 #include "overwrite_check.hpp"
 #include "sawtag/attention_view.hpp"
+#include "sawtag/explanation.hpp"
 #include "sawtag/output.hpp"
 #include "sawtag/tagger.hpp"
+#include "terminal_shading.hpp"
 
 namespace sawtag::cli {
 namespace {
-
-const std::map<std::string, AttentionInputKind> kInputKinds{
-    {"raw", AttentionInputKind::raw}, {"tokenized", AttentionInputKind::tokenized}};
 
 struct AttentionCommandOptions {
   std::vector<std::string> texts;  // words of text; "-" is stdin
@@ -57,6 +52,9 @@ CLI::Validator counted_from_one() {
 struct TaggedInput {
   std::vector<Sentence> sentences;
   std::vector<TagResult> results;
+  // For --html, one per sentence: its explanation, or none (num_words 0) for a sentence too
+  // long to explain or to have maps.
+  std::vector<SentenceExplanation> explanations;
 
   std::vector<TaggedSentence> tagged() const {
     std::vector<TaggedSentence> pairs;
@@ -104,33 +102,13 @@ void apply_word_window(const std::string& words, TerminalViewOptions& view) {
   view.max_words = last - first + 1;
 }
 
-// Colours when asked, or on a terminal unless NO_COLOR is set (https://no-color.org).
-Shading shading_for(const AttentionCommandOptions& options) {
-  if (options.color == "always") return Shading::colors256;
-  if (options.color == "never") return Shading::blocks;
-  const char* no_color = std::getenv("NO_COLOR");
-  const bool colour_wanted = no_color == nullptr || no_color[0] == '\0';
-  const bool to_terminal = (options.output.empty() || options.output == "-") && ::isatty(1) == 1;
-  return colour_wanted && to_terminal ? Shading::colors256 : Shading::blocks;
-}
-
-// The TEXT arguments; none (and no --file) means stdin, unless it is a terminal.
-std::vector<std::string> text_arguments(const AttentionCommandOptions& options) {
-  if (!options.texts.empty() || !options.files.empty()) return options.texts;
-  if (::isatty(0) == 1) {
-    throw CLI::ValidationError("sawtag attention",
-                               "no text: give TEXT, '-' for stdin, or --file FILE");
-  }
-  return {"-"};
-}
-
-// `texts`: text_arguments(options).
+// `texts`: the TEXT arguments (text_arguments).
 TaggedInput tag_input(const AttentionCommandOptions& options, const std::vector<std::string>& texts,
                       const std::shared_ptr<const Model>& model) {
   const Tokenizer tokenizer(model->tokenizer);
   TaggedInput input;
   input.sentences = split_into_sentences(read_attention_texts(texts, options.files), tokenizer,
-                                         kInputKinds.at(options.input_kind));
+                                         input_kind_named(options.input_kind));
   // The same precision `sawtag tag` uses, so both give the same weights.
   const Tagger tagger(model, options.float32 ? TagPrecision::float32 : TagPrecision::fastest);
   TagOptions tag_options;
@@ -139,6 +117,9 @@ TaggedInput tag_input(const AttentionCommandOptions& options, const std::vector<
     std::vector<std::string> forms;
     for (const Word& word : sentence.words) forms.push_back(word.form);
     input.results.push_back(tagger.tag(forms, tag_options));
+    if (options.html.empty()) continue;
+    const bool fits = static_cast<int>(forms.size()) <= tagger.max_window();
+    input.explanations.push_back(fits ? explain_tags(tagger, forms) : SentenceExplanation{});
   }
   return input;
 }
@@ -179,6 +160,7 @@ void write_html(const std::string& path, const TaggedInput& input, MapChoice cho
   HtmlPageOptions page;
   page.title = page_title(input.sentences);
   page.first_shown = choice;
+  page.explanations = &input.explanations;
   OutputFile output(path);
   write_attention_page(output.stream(), input.tagged(), page);
   output.close();
@@ -200,8 +182,9 @@ void write_svg(const AttentionCommandOptions& options, const TaggedInput& input,
 void run_attention_command(const AttentionCommandOptions& options) {
   TerminalViewOptions view;
   apply_word_window(options.words, view);
-  view.shading = shading_for(options);
-  const std::vector<std::string> texts = text_arguments(options);
+  view.shading = terminal_shading(options.color, options.output);
+  const std::vector<std::string> texts =
+      text_arguments(options.texts, options.files, "sawtag attention");
   std::vector<FileArgument> inputs{{"--model", locate_model(options.model)}};
   for (const std::string& file : options.files) inputs.push_back({"--file", file});
   const std::vector<FileArgument> outputs{

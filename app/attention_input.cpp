@@ -1,5 +1,8 @@
 #include "attention_input.hpp"
 
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
 #include <cstddef>
 #include <utility>
 
@@ -45,6 +48,20 @@ std::vector<Sentence> split_lines(const std::string& text) {
 }
 
 }  // namespace
+
+AttentionInputKind input_kind_named(const std::string& name) {
+  return name == "tokenized" ? AttentionInputKind::tokenized : AttentionInputKind::raw;
+}
+
+std::vector<std::string> text_arguments(const std::vector<std::string>& texts,
+                                        const std::vector<std::string>& files,
+                                        const std::string& command) {
+  if (!texts.empty() || !files.empty()) return texts;
+  if (::isatty(0) == 1) {
+    throw CLI::ValidationError(command, "no text: give TEXT, '-' for stdin, or --file FILE");
+  }
+  return {"-"};
+}
 
 std::vector<AttentionText> read_attention_texts(const std::vector<std::string>& arguments,
                                                 const std::vector<std::string>& files) {

@@ -1,5 +1,5 @@
-// What `sawtag attention` reads: text given on the command line, stdin ("-") and files, split
-// into sentences the way `sawtag tag` splits them.
+// What `sawtag attention` and `sawtag explain` read: text given on the command line, stdin ("-")
+// and files, split into sentences the way `sawtag tag` splits them.
 #pragma once
 
 #include <string>
@@ -14,6 +14,15 @@ enum class AttentionInputKind {
   raw,       // running text, through the model's tokenizer
   tokenized  // one sentence per line, words separated by whitespace
 };
+
+// "raw" or "tokenized" (the --input option, checked by CLI11).
+AttentionInputKind input_kind_named(const std::string& name);
+
+// The TEXT arguments of `command` ("sawtag attention"); none (and no --file) means stdin ("-"),
+// unless stdin is a terminal: then a usage error (CLI::ValidationError).
+std::vector<std::string> text_arguments(const std::vector<std::string>& texts,
+                                        const std::vector<std::string>& files,
+                                        const std::string& command);
 
 // One text to split: a run of command-line arguments, stdin or a file.
 struct AttentionText {

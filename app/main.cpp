@@ -14,6 +14,7 @@
 #include "batch_output.hpp"
 #include "calibrate_command.hpp"
 #include "eval_command.hpp"
+#include "explain_command.hpp"
 #include "pretrain_command.hpp"
 #include "info_command.hpp"
 #include "output_file.hpp"
@@ -81,6 +82,7 @@ int run(int argc, char** argv) {
   sawtag::cli::add_calibrate_command(app);
   sawtag::cli::add_info_command(app);
   sawtag::cli::add_attention_command(app);
+  sawtag::cli::add_explain_command(app);
   std::vector<std::string> args = with_default_command(app, argc, argv);
   std::vector<char*> pointers;
   for (std::string& arg : args) pointers.push_back(arg.data());

@@ -220,6 +220,38 @@ TEST_CASE_METHOD(CliFixture, "attention --html: Chromium draws layers x heads ma
   CHECK(count_of(dom, "<line ") > 0);                            // the lines view
 }
 
+TEST_CASE_METHOD(CliFixture, "attention --html: clicking a word shows its explanation",
+                 "[attention][explain][cli][chromium]") {
+  const std::string chromium = find_chromium();
+  if (chromium.empty()) {
+    WARN("skipped: chromium not found (scripts/install-deps.sh installs it where Debian has it)");
+    return;
+  }
+  const std::string page = dir.file("explained.html");
+  const RunResult result =
+      run_sawtag({"attention", "-m", model, "--input", "tokenized", "--html", page, "-"},
+                 "I saw <b>x</b> a saw\nthe dog\n");
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  // Before a click: every word is clickable, the panel only invites a click.
+  const std::string before = rendered_dom(chromium, page);
+  const std::string before_words = before.substr(0, before.find("<script"));
+  CHECK(count_of(before_words, "token explainable") == 5 + 2);
+  CHECK(count_of(before_words, "class=\"explanation-view\"") == 2);
+  CHECK(count_of(before_words, "class=\"influence-row\"") == 0);
+  // "#explain=1-5" clicks word 5 ("saw") of sentence 1 as the page opens.
+  const std::string after = rendered_dom(chromium, page + "#explain=1-5");
+  const std::string dom = after.substr(0, after.find("<script"));
+  CHECK(count_of(dom, "token explainable selected") == 1);
+  CHECK(count_of(dom, "class=\"influence-row\"") == 4);  // the four other words
+  CHECK(dom.find("\u201csaw\u201d (word 5) is ") != std::string::npos);
+  CHECK(dom.find("<span class=\"influence-word\">&lt;b&gt;x&lt;/b&gt;</span>") !=
+        std::string::npos);                     // the word, as text
+  CHECK(dom.find("<b>") == std::string::npos);  // never as markup
+  CHECK(count_of(dom, "class=\"influence-bar") == 4);
+  CHECK(dom.find("Its own form masked: ") != std::string::npos);
+}
+
 TEST_CASE("attention --html: a 200-word sentence is drawn and scrolls",
           "[attention][cli][chromium]") {
   const std::string chromium = find_chromium();

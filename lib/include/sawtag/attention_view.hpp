@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sawtag/explanation.hpp"
 #include "sawtag/output.hpp"
 #include "sawtag/tagger.hpp"
 
@@ -67,13 +68,21 @@ void write_terminal_view(std::ostream& out, const TaggedSentence& sentence, int 
 struct HtmlPageOptions {
   std::string title = "sawtag attention";
   MapChoice first_shown{kLastLayer, 0};  // the map selected when the page opens (a real head)
+  // When set, one per sentence (explain_tags of its words; num_words 0 for none): clicking a
+  // word of a sentence with maps shows its explanation beside the maps, as `sawtag explain`
+  // does. Must outlive the call.
+  const std::vector<SentenceExplanation>* explanations = nullptr;
 };
 
 // Writes one self-contained HTML page (no network, no external file) with a section per
 // sentence: the words with their tags, a thumbnail of every layer and head, a heat map per
 // layer and head with a selector (hovering a cell shows the two words and the weight), and
-// lines from each word to the words it attends to, line strength = weight. Every word is escaped; the weights travel inside the page as the
-// attention file's JSON (docs/attention-format.md). Sentences without words are left out.
+// lines from each word to the words it attends to, line strength = weight; with
+// options.explanations, a panel with the explanation of the word clicked (the page's address
+// may name one: "page.html#explain=1-4" opens word 4 of sentence 1). Every word is escaped; the
+// weights travel inside the page as the attention file's JSON (docs/attention-format.md), the
+// explanations as `sawtag explain -f json --tags both` writes them (docs/explain-format.md).
+// Sentences without words are left out.
 void write_attention_page(std::ostream& out, const std::vector<TaggedSentence>& sentences,
                           const HtmlPageOptions& options);
 

@@ -40,6 +40,13 @@ struct WordFeatures {
   int shape = 0;               // WordShape as int
 };
 
+// The masked word, which `sawtag explain` puts in place of a word to measure what the word
+// contributes (explanation.hpp; docs/explain-format.md): the empty form. Its features are
+// kUnknownWord (always, even if a vocabulary held ""), no characters (<w> </w>, padded) and the
+// shape WordShape::other, the catch-all class; the tokenizers and CoNLL-U never produce an empty
+// word, so it stands for no real word. Tagger::tag accepts it like any word.
+inline constexpr std::string_view kMaskedWord = "";
+
 WordFeatures word_features(const Model& model, std::string_view word);
 
 }  // namespace sawtag

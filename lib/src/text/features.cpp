@@ -193,7 +193,8 @@ std::vector<std::string> word_characters(std::string_view word) {
 
 WordFeatures word_features(const Model& model, std::string_view word) {
   WordFeatures features;
-  const int word_id = model.words.find(to_lower(word));
+  // The masked word (kMaskedWord) is unknown by definition.
+  const int word_id = word.empty() ? -1 : model.words.find(to_lower(word));
   features.word_id = word_id < 0 ? kUnknownWord : word_id;
   features.shape = static_cast<int>(word_shape(word));
 

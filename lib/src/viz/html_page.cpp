@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sawtag/attention_view.hpp"
+#include "sawtag/explanation_view.hpp"
 #include "viz/attention_map.hpp"
 #include "viz/display_text.hpp"
 #include "viz/html_page_assets.hpp"
@@ -27,6 +28,11 @@ constexpr const char* kAbout =
     "for the two words and the weight. Beside it, the same head as lines from each word (left) to "
     "the words it attends to (right), the stronger the line the higher the weight; hover a word "
     "on the left to see only its lines.";
+
+constexpr const char* kAboutExplanations =
+    " Click a word to see which words its tag depends on: the bars show how much its tag's "
+    "probability drops when each other word is masked (replaced by an unknown word), which "
+    "measures an effect on the decision, where attention weights only show where heads look.";
 
 // Where a sentence with maps stands in the page's JSON, and which map its selectors start at.
 struct DrawnMaps {
@@ -86,15 +92,12 @@ void write_section(std::ostream& out, const TaggedSentence& tagged, int number,
       << "<div class=\"lines-view\"></div></div>\n</section>\n";
 }
 
-// The attention file's JSON, made safe inside <script>: "<", ">" and "&" occur in JSON only
-// within strings, where \u003c, \u003e and \u0026 mean the same ("</script>" cannot end it).
-void write_data(std::ostream& out, const std::vector<const TaggedSentence*>& sentences) {
-  std::ostringstream json;
-  AttentionWriter writer(json);
-  for (const TaggedSentence* tagged : sentences) writer.write(*tagged->sentence, *tagged->result);
-  writer.finish();
-  out << "<script type=\"application/json\" id=\"sawtag-attention\">";
-  for (const char c : json.str()) {
+// `json` in <script type="application/json" id="`id`">, made safe there: "<", ">" and "&"
+// occur in JSON only within strings, where \u003c, \u003e and \u0026 mean the same
+// ("</script>" cannot end it).
+void write_json_script(std::ostream& out, const char* id, const std::string& json) {
+  out << "<script type=\"application/json\" id=\"" << id << "\">";
+  for (const char c : json) {
     switch (c) {
       case '<':
         out << "\\u003c";
@@ -112,30 +115,61 @@ void write_data(std::ostream& out, const std::vector<const TaggedSentence*>& sen
   out << "</script>\n";
 }
 
+// The sentences' attention file, and their explanations in the same order (an empty one for a
+// sentence without).
+void write_data(std::ostream& out, const std::vector<const TaggedSentence*>& sentences,
+                const std::vector<const SentenceExplanation*>& explanations) {
+  std::ostringstream json;
+  AttentionWriter writer(json);
+  for (const TaggedSentence* tagged : sentences) writer.write(*tagged->sentence, *tagged->result);
+  writer.finish();
+  write_json_script(out, "sawtag-attention", json.str());
+  if (explanations.empty()) return;
+  std::ostringstream explained;
+  ExplanationViewOptions both;
+  both.tags = TagColumns::both;
+  ExplanationWriter explanation_writer(explained, both);
+  const SentenceExplanation none;
+  for (std::size_t s = 0; s < sentences.size(); ++s) {
+    explanation_writer.write(*sentences[s]->sentence,
+                             explanations[s] != nullptr ? *explanations[s] : none);
+  }
+  explanation_writer.finish();
+  write_json_script(out, "sawtag-explanations", explained.str());
+}
+
 }  // namespace
 
 void write_attention_page(std::ostream& out, const std::vector<TaggedSentence>& sentences,
                           const HtmlPageOptions& options) {
   write_head(out, options.title);
   out << "<body>\n<h1>" << escape_markup(printable(options.title)) << "</h1>\n<p class=\"about\">"
-      << kAbout << "</p>\n";
+      << kAbout << (options.explanations != nullptr ? kAboutExplanations : "") << "</p>\n";
   MapChoice first_shown = options.first_shown;
   if (first_shown.head == kAverageOfHeads) first_shown.head = 0;  // the page shows single heads
   std::vector<const TaggedSentence*> with_maps;                   // in the page's JSON
+  std::vector<const SentenceExplanation*> explanations;           // of with_maps, if any
   int number = 0;
-  for (const TaggedSentence& tagged : sentences) {
+  for (std::size_t s = 0; s < sentences.size(); ++s) {
+    const TaggedSentence& tagged = sentences[s];
     if (tagged.sentence->words.empty()) continue;
     std::optional<DrawnMaps> drawn;
     if (viz::has_maps(tagged.result->attention)) {
       drawn = DrawnMaps{static_cast<int>(with_maps.size()),
                         viz::resolve(tagged.result->attention, first_shown)};
       with_maps.push_back(&tagged);
+      if (options.explanations != nullptr) {
+        const SentenceExplanation& explanation = options.explanations->at(s);
+        const bool explained =
+            explanation.num_words == static_cast<int>(tagged.sentence->words.size());
+        explanations.push_back(explained ? &explanation : nullptr);
+      }
     }
     write_section(out, tagged, ++number, drawn);
   }
   if (number == 0) out << "<p class=\"note\">The input has no sentences.</p>\n";
   out << "<div id=\"tooltip\" role=\"tooltip\" hidden></div>\n";
-  write_data(out, with_maps);
+  write_data(out, with_maps, explanations);
   out << "<script>" << viz::kPageScript << "</script>\n</body>\n</html>\n";
 }
 

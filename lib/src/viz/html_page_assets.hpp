@@ -39,6 +39,22 @@ p.tagged { line-height: 2.4; margin: 0 0 .8em; }
 .lines text { cursor: default; }
 .lines text.active { font-weight: bold; fill: #d94801; }
 .lines line.hidden { display: none; }
+.token.explainable { cursor: pointer; border-radius: 3px; padding: 0 3px; }
+.token.explainable:hover, .token.explainable:focus, .token.selected { background: #fdd0a2; }
+.lines .caption { max-width: 20em; }  /* leaves room for the explanation beside it */
+.explanation-view { flex: 0 1 26em; min-width: 18em; font-size: 13px; }
+.explanation-view .hint { color: #555; margin: 0; }
+.explanation .caption { font-size: .95em; color: #333; margin-bottom: .5em; }
+.influence-row { display: grid; grid-template-columns: 6em 8em 4.5em auto; gap: .5em;
+                 align-items: center; line-height: 1.6; }
+.influence-word { text-align: right; overflow: hidden; text-overflow: ellipsis;
+                  white-space: nowrap; }
+.influence-track { height: 12px; background: #f0f0f0; }
+.influence-bar { display: block; height: 100%; background: #2171b5; }
+.influence-bar.negative { background: #cb181d; }
+.influence-drop { font-family: monospace; text-align: right; }
+.influence-masked { color: #555; font-size: 12px; white-space: nowrap; }
+.explanation .own { color: #555; margin-top: .5em; }
 #tooltip { position: fixed; pointer-events: none; background: #222; color: #fff; padding: 3px 7px;
            border-radius: 3px; font-size: 13px; white-space: nowrap; z-index: 10; }
 )css";
@@ -270,12 +286,81 @@ inline constexpr const char* kPageScript = R"js(
     show();
   }
 
+  // "+0.610", "−0.004": a drop of a tag's probability when a word is masked.
+  function signedDrop(value) {
+    return (value < 0 ? "\u2212" : "+") + Math.abs(value).toFixed(3);
+  }
+
+  // The explanation of `word` (an entry of the explanation JSON's "words"): its tags, a bar per
+  // other word (strongest first, as in the JSON; blue: masking it lowers the tag's probability,
+  // red: raises it), and what masking its own form does.
+  function drawExplanation(word) {
+    const panel = element("div", "explanation");
+    panel.appendChild(element("div", "caption",
+        "\u201c" + word.form + "\u201d (word " + word.id + ") is " + word.upos + " (" +
+        word.upos_prob.toFixed(3) + "; XPOS " + word.xpos + " " + word.xpos_prob.toFixed(3) +
+        "). Masking each other word lowers that probability by:"));
+    for (const other of word.influence) {
+      const row = element("div", "influence-row");
+      row.dataset.id = other.id;
+      row.appendChild(element("span", "influence-word", other.form));
+      const track = element("span", "influence-track");
+      const bar = element("span", other.drop < 0 ? "influence-bar negative" : "influence-bar");
+      bar.style.width = (100 * Math.min(1, Math.abs(other.drop))).toFixed(1) + "%";
+      track.appendChild(bar);
+      row.appendChild(track);
+      row.appendChild(element("span", "influence-drop", signedDrop(other.drop)));
+      row.appendChild(element("span", "influence-masked", "then " + other.tag_when_masked));
+      panel.appendChild(row);
+    }
+    panel.appendChild(element("div", "own", "Its own form masked: " +
+        signedDrop(word.self.drop) + ", then " + word.self.tag_when_masked + "."));
+    return panel;
+  }
+
+  // Clicking a word of the section (or Enter on it) shows its explanation beside the maps.
+  function setUpExplanations(section, explained) {
+    const tokens = section.querySelectorAll("p.tagged .token");
+    const place = element("div", "explanation-view");
+    section.querySelector(".views").appendChild(place);
+    if (explained.words.length !== tokens.length) {
+      place.appendChild(element("p", "hint", "No explanation for this sentence."));
+      return;
+    }
+    place.appendChild(element("p", "hint",
+        "Click a word above to see which words its tag depends on."));
+    tokens.forEach((token, index) => {
+      token.classList.add("explainable");
+      token.tabIndex = 0;
+      token.addEventListener("click", () => {
+        tokens.forEach((other) => other.classList.toggle("selected", other === token));
+        place.replaceChildren(drawExplanation(explained.words[index]));
+      });
+      token.addEventListener("keydown", (event) => {
+        if (event.key === "Enter") token.click();
+      });
+    });
+  }
+
   const first = data.sentences.length > 0 ? data.sentences[0].layers : [];
   data.layerCount = first.length;
   data.headCount = first.length > 0 ? first[0].length : 0;
   document.querySelectorAll("section.sentence[data-index]").forEach((section) => {
     setUpSection(section, data.sentences[+section.dataset.index]);
   });
+  const explanationData = document.getElementById("sawtag-explanations");
+  if (explanationData) {
+    const explained = JSON.parse(explanationData.textContent).sentences;
+    document.querySelectorAll("section.sentence[data-index]").forEach((section) => {
+      setUpExplanations(section, explained[+section.dataset.index]);
+    });
+    // "#explain=1-4": click word 4 of sentence 1 (both counted from 1), so that a link (or a
+    // test) can open an explanation.
+    const wanted = /^#explain=(\d+)-(\d+)$/.exec(window.location.hash);
+    const section = wanted && document.querySelectorAll("section.sentence")[+wanted[1] - 1];
+    const token = section && section.querySelectorAll(".token.explainable")[+wanted[2] - 1];
+    if (token) token.click();
+  }
 })();
 )js";
 

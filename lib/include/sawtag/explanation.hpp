@@ -1,0 +1,54 @@
+// Which words a tag depends on, measured by occlusion: each word of a sentence is masked in
+// turn (replaced by kMaskedWord, features.hpp), the masked copies are tagged, and the drop of
+// every word's chosen tag's probability is kept. Unlike attention weights (several heads, several
+// layers and residual paths between input and output), a drop is a measured effect on the
+// decision. docs/explain-format.md defines the mask and the JSON that `sawtag explain` writes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sawtag/tagger.hpp"
+
+namespace sawtag {
+
+// What masking one word does to the tags of one (possibly the same) word.
+struct Occlusion {
+  // p(tag | sentence) - p(tag | sentence with the word masked), for the tag the word gets in
+  // the sentence as it is; negative when masking makes that tag more likely.
+  float upos_drop = 0.0f;
+  float xpos_drop = 0.0f;
+  std::string upos_when_masked;  // the word's tags in the masked sentence
+  std::string xpos_when_masked;
+};
+
+struct SentenceExplanation {
+  int num_words = 0;
+  TagResult tags;  // of the sentence as it is: exactly what Tagger::tag gives (no top_k)
+  // [num_words * num_words]: occlusions[i * num_words + j] is word i's tags with word j masked;
+  // the diagonal (j == i) is the word's own form masked.
+  std::vector<Occlusion> occlusions;
+
+  const Occlusion& at(int word, int masked) const {
+    return occlusions[static_cast<std::size_t>(word) * static_cast<std::size_t>(num_words) +
+                      static_cast<std::size_t>(masked)];
+  }
+};
+
+// Explains every word's tags. The sentence and its n masked copies go through Tagger::tag_batch
+// (one call for up to 64 words, else calls of about 4096 words, which bounds memory; batching
+// never changes a result), so upos_drop is exactly tags.words[i].upos_probability minus the
+// probability of that tag in the result Tagger::tag gives for the masked sentence (tag_batch's
+// top_k candidates: the same probabilities `sawtag tag --probs` writes). Throws InputError when
+// the sentence has more than tagger.max_window() words: such a sentence is tagged in overlapping
+// windows and its explanations would cost n^2 window passes; explain it in shorter sentences.
+SentenceExplanation explain_tags(const Tagger& tagger, const std::vector<std::string>& words);
+
+enum class ExplainedTag { upos, xpos };
+
+// The other words of the sentence (counted from 0), the strongest influence on `word`'s `tag`
+// first: by |drop| descending, then by position.
+std::vector<int> strongest_first(const SentenceExplanation& explanation, int word,
+                                 ExplainedTag tag);
+
+}  // namespace sawtag

@@ -1,0 +1,141 @@
+// Occlusion (sawtag/explanation.hpp): every drop is what tagging the masked sentence through
+// the public Tagger API gives; the masked word's features; sentences longer than the window.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fixtures.hpp"
+#include "sawtag/error.hpp"
+#include "sawtag/explanation.hpp"
+#include "sawtag/features.hpp"
+#include "sawtag/tagger.hpp"
+
+namespace {
+
+using sawtag::testing::make_random_model;
+using sawtag::testing::tiny_config;
+
+// The probability `tags` gives `tag` among all candidates of a word (top_k = every tag).
+float probability_of(const std::vector<sawtag::TagCandidate>& candidates, const std::string& tag) {
+  const auto found = std::find_if(candidates.begin(), candidates.end(),
+                                  [&](const sawtag::TagCandidate& c) { return c.tag == tag; });
+  REQUIRE(found != candidates.end());
+  return found->probability;
+}
+
+// Each word of `words` masked in turn and tagged alone with Tagger::tag: the drops and tags
+// must be exactly those of explain_tags.
+void check_against_masked_tagging(const sawtag::Tagger& tagger,
+                                  const std::vector<std::string>& words) {
+  const sawtag::SentenceExplanation explanation = sawtag::explain_tags(tagger, words);
+  const auto n = static_cast<int>(words.size());
+  REQUIRE(explanation.num_words == n);
+  REQUIRE(explanation.occlusions.size() == words.size() * words.size());
+  const sawtag::TagResult plain = tagger.tag(words);
+  sawtag::TagOptions all_tags;
+  all_tags.top_k = 100;
+  for (int i = 0; i < n; ++i) {
+    CHECK(explanation.tags.words[i].upos == plain.words[i].upos);
+    CHECK(explanation.tags.words[i].upos_probability == plain.words[i].upos_probability);
+    CHECK(explanation.tags.words[i].xpos_probability == plain.words[i].xpos_probability);
+  }
+  bool some_drop = false;
+  for (int j = 0; j < n; ++j) {
+    std::vector<std::string> masked = words;
+    masked[j] = std::string(sawtag::kMaskedWord);
+    const sawtag::TagResult result = tagger.tag(masked, all_tags);
+    for (int i = 0; i < n; ++i) {
+      INFO("word " << i << ", masked " << j);
+      const sawtag::WordTags& original = plain.words[i];
+      const sawtag::Occlusion& occlusion = explanation.at(i, j);
+      CHECK(occlusion.upos_drop ==
+            original.upos_probability - probability_of(result.words[i].upos_top, original.upos));
+      CHECK(occlusion.xpos_drop ==
+            original.xpos_probability - probability_of(result.words[i].xpos_top, original.xpos));
+      CHECK(occlusion.upos_when_masked == result.words[i].upos);
+      CHECK(occlusion.xpos_when_masked == result.words[i].xpos);
+      if (std::fabs(occlusion.upos_drop) > 1e-4f) some_drop = true;
+    }
+  }
+  CHECK(some_drop);  // the context matters in a random model with attention
+}
+
+}  // namespace
+
+TEST_CASE("explain: each drop is what tagging the masked sentence gives", "[explain]") {
+  const sawtag::Tagger tagger(std::make_shared<const sawtag::Model>(make_random_model()),
+                              sawtag::TagPrecision::float32);
+  check_against_masked_tagging(tagger, {"I", "saw", "a", "saw", "."});
+  check_against_masked_tagging(tagger, {"Zebras", "don't", "see", "it", ",", "1984", "é"});
+  check_against_masked_tagging(tagger, {"saw"});
+  const sawtag::Tagger fastest(std::make_shared<const sawtag::Model>(make_random_model()));
+  check_against_masked_tagging(fastest, {"The", "dog", "saw", "a", "saw", "."});
+}
+
+TEST_CASE("explain: a sentence tagged in several calls (over 64 words) is as exact",
+          "[explain]") {
+  sawtag::ModelConfig config = tiny_config();
+  config.max_sequence_length = 80;
+  const sawtag::Tagger tagger(std::make_shared<const sawtag::Model>(make_random_model(config)));
+  std::vector<std::string> words;
+  const char* const forms[] = {"the", "dog", "saw", "a", "saw", "and", "I", "see", "it", ","};
+  for (int i = 0; i < 70; ++i) words.emplace_back(forms[(i * 7) % 10]);
+  check_against_masked_tagging(tagger, words);
+}
+
+TEST_CASE("explain: an empty sentence has no occlusions", "[explain]") {
+  const sawtag::Tagger tagger(std::make_shared<const sawtag::Model>(make_random_model()));
+  const sawtag::SentenceExplanation explanation = sawtag::explain_tags(tagger, {});
+  CHECK(explanation.num_words == 0);
+  CHECK(explanation.occlusions.empty());
+  CHECK(explanation.tags.words.empty());
+}
+
+TEST_CASE("explain: the masked word is unknown, has no characters and the shape other",
+          "[explain][features]") {
+  sawtag::Model model = make_random_model();
+  const sawtag::WordFeatures features = sawtag::word_features(model, sawtag::kMaskedWord);
+  CHECK(features.word_id == sawtag::kUnknownWord);
+  // <w> </w>, padded to the widest convolution (3 in tiny_config).
+  CHECK(features.char_ids ==
+        std::vector<int>{sawtag::kWordStartChar, sawtag::kWordEndChar, sawtag::kPaddingChar});
+  CHECK(features.shape == static_cast<int>(sawtag::WordShape::other));
+  // Unknown even if a model's vocabulary held the empty form.
+  model.words = sawtag::Vocabulary({"<unk>", "saw", ""}, "words");
+  CHECK(sawtag::word_features(model, sawtag::kMaskedWord).word_id == sawtag::kUnknownWord);
+  CHECK(sawtag::word_features(model, "saw").word_id == 1);
+}
+
+TEST_CASE("explain: a sentence longer than the window is refused, one that fits is explained",
+          "[explain]") {
+  sawtag::ModelConfig config = tiny_config();
+  config.max_sequence_length = 6;
+  const sawtag::Tagger tagger(std::make_shared<const sawtag::Model>(make_random_model(config)));
+  REQUIRE(tagger.max_window() == 6);
+  const std::vector<std::string> six{"I", "saw", "a", "saw", "and", "."};
+  CHECK(sawtag::explain_tags(tagger, six).num_words == 6);
+  std::vector<std::string> seven = six;
+  seven.push_back("it");
+  CHECK_THROWS_AS(sawtag::explain_tags(tagger, seven), sawtag::InputError);
+  CHECK_THROWS_WITH(sawtag::explain_tags(tagger, seven),
+                    Catch::Contains("7 words") && Catch::Contains("window of 6 words"));
+}
+
+TEST_CASE("explain: strongest_first orders the other words by |drop|, then position", "[explain]") {
+  sawtag::SentenceExplanation explanation;
+  explanation.num_words = 4;
+  explanation.occlusions.resize(16);
+  const float upos_drops[] = {0.1f, 0.9f, -0.3f, 0.3f};  // of word 1, masking words 0..3
+  const float xpos_drops[] = {0.5f, 0.0f, 0.2f, -0.6f};
+  for (int j = 0; j < 4; ++j) {
+    explanation.occlusions[4 + j].upos_drop = upos_drops[j];
+    explanation.occlusions[4 + j].xpos_drop = xpos_drops[j];
+  }
+  CHECK(sawtag::strongest_first(explanation, 1, sawtag::ExplainedTag::upos) ==
+        std::vector<int>{2, 3, 0});
+  CHECK(sawtag::strongest_first(explanation, 1, sawtag::ExplainedTag::xpos) ==
+        std::vector<int>{3, 0, 2});
+}
