@@ -18,6 +18,7 @@
 #include "sawtag/error.hpp"
 #include "tag_command.hpp"
 #include "train_command.hpp"
+#include "train_tokenizer_command.hpp"
 
 #ifndef SAWTAG_VERSION
 #define SAWTAG_VERSION "unknown"
@@ -65,6 +66,7 @@ int run(int argc, char** argv) {
   const std::vector<std::string> arguments_of_run(argv, argv + argc);  // recorded by train
   sawtag::cli::add_tag_command(app);
   sawtag::cli::add_train_command(app, arguments_of_run);
+  sawtag::cli::add_train_tokenizer_command(app, arguments_of_run);
   sawtag::cli::add_eval_command(app);
   sawtag::cli::add_info_command(app);
   sawtag::cli::add_attention_command(app);

@@ -13,6 +13,7 @@
 #include "sawtag/model.hpp"
 #include "progress_bar.hpp"
 #include "sawtag/training.hpp"
+#include "train_tokenizer_command.hpp"
 #include "treebank_file.hpp"
 
 namespace sawtag::cli {
@@ -23,6 +24,7 @@ struct TrainArguments {
   std::string dev_path;
   std::string output_path;
   std::string self_test;  // "I/PRON saw/VERB a/DET saw/NOUN"
+  std::string tokenizer = "rules";  // or "learned"
   bool json_array = false;
   bool float16 = false;
   bool int8_words = false;
@@ -91,6 +93,7 @@ void run_train(TrainArguments& arguments, const std::string& command_line) {
   observer.on_message = [](const std::string& message) { spdlog::info("{}", message); };
 
   Model model = train_model(train, dev, options, observer);
+  if (arguments.tokenizer == "learned") add_learned_tokenizer(model, train, dev, options, 0);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   model.training.fields["training_seconds"] = std::to_string(static_cast<long>(seconds));
@@ -130,6 +133,10 @@ void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_
                       "Pull the treebank words' rows towards their pre-trained vectors with this "
                       "strength (like weight decay); 0 = fine-tune freely")
       ->capture_default_str()->check(CLI::NonNegativeNumber);
+  command->add_option("--tokenizer", arguments->tokenizer,
+                      "How the model splits raw text: rules (UD English conventions) or learned "
+                      "(a character model trained on --train's text, for any language)")
+      ->capture_default_str()->check(CLI::IsMember({"rules", "learned"}));
   command->add_option("--self-test", arguments->self_test,
                       "Sentence the model must tag right, stored in it: \"I/PRON saw/VERB\"");
   command->add_flag("--json-array", arguments->json_array,

@@ -23,6 +23,7 @@
 #include <fstream>
 #include <future>
 #include <limits>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
@@ -229,7 +230,7 @@ class ModelReader {
     upgrade(document);  // before anything else is read: a newer file may have new fields
     check_known_fields(document, "",
                        {"format", "version", "config", "vocabularies", "tag_sets", "tokenizer",
-                        "training", "self_tests", "tensors"});
+                        "learned_tokenizer", "training", "self_tests", "tensors"});
     const Json& current = document;
 
     Model model;
@@ -243,6 +244,9 @@ class ModelReader {
     }
     if (const Json* tokenizer = optional_member(current, "tokenizer", "")) {
       read_tokenizer(*tokenizer, model.tokenizer);
+    }
+    if (const Json* learned = optional_member(current, "learned_tokenizer", "")) {
+      model.tokenizer.character_model = read_learned_tokenizer(*learned);
     }
     if (const Json* training = optional_member(current, "training", "")) {
       read_training(*training, model.training);
@@ -329,6 +333,7 @@ class ModelReader {
     int version = actual_version;
     // (the steps go here, oldest first)
     if (version == 1) version = 2;  // 2 only added dtype "int8": a version 1 file reads as is
+    if (version == 2) version = 3;  // 3 only added "learned_tokenizer": a version 2 file reads as is
     if (version != kModelVersion) {
       fail("internal error: no upgrade from version " + std::to_string(version));
     }
@@ -532,6 +537,17 @@ class ModelReader {
     if (const Json* list = optional_member(section, "abbreviations", "tokenizer")) {
       tokenizer.abbreviations = read_strings(*list, "tokenizer.abbreviations");
     }
+  }
+
+  // A learned tokenizer's character model: a whole model document held as a JSON string, read
+  // by a reader of its own. It may not hold a learned tokenizer itself, so nesting stops there.
+  std::shared_ptr<const Model> read_learned_tokenizer(const Json& section) const {
+    const std::string text = read_string(section, "learned_tokenizer");
+    Model character_model = parse_model(text, source_ + ": learned_tokenizer");
+    if (character_model.tokenizer.character_model) {
+      fail("learned_tokenizer: its model has a learned tokenizer of its own");
+    }
+    return std::make_shared<const Model>(std::move(character_model));
   }
 
   void read_training(const Json& section, TrainingRecord& training) const {
@@ -873,6 +889,17 @@ void append_section(const char* key, const OrderedJson& value, bool last, std::s
   out += last ? "\n" : ",\n";
 }
 
+// The learned tokenizer's character model, as a string holding its own model document.
+void append_learned_tokenizer(const Model& character_model, TensorEncoding encoding,
+                              std::string& out) {
+  if (character_model.tokenizer.character_model) {
+    throw ModelError(
+        "cannot save the model: its learned tokenizer has a learned tokenizer of its own");
+  }
+  append_section("learned_tokenizer", OrderedJson(serialize_model(character_model, encoding)),
+                 false, out);
+}
+
 // A kept int8 word embedding must fit the config as the file's would, and be the only one.
 void check_kept_word_table(const Model& model, const ModelConfig& config) {
   const QuantizedRows& table = *model.word_embedding_int8;
@@ -1007,7 +1034,11 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
   try {
     out += "{\n";
     append_section("format", OrderedJson(kModelFormat), false, out);
-    append_section("version", OrderedJson(kModelVersion), false, out);
+    append_section("version",
+                   OrderedJson(model.tokenizer.character_model
+                                   ? kModelVersion
+                                   : kModelVersionWithoutLearnedTokenizer),
+                   false, out);
     append_section("config", config_json(config), false, out);
     append_section("vocabularies",
                    OrderedJson{{"words", model.words.items()}, {"chars", model.chars.items()}},
@@ -1019,6 +1050,9 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
                    OrderedJson{{"multiword_tokens", model.tokenizer.multiword_tokens},
                                {"abbreviations", model.tokenizer.abbreviations}},
                    false, out);
+    if (model.tokenizer.character_model) {
+      append_learned_tokenizer(*model.tokenizer.character_model, encoding, out);
+    }
     append_section("training", OrderedJson(model.training.fields), false, out);
     append_section("self_tests", self_tests_json(model.self_tests), false, out);
   } catch (const OrderedJson::exception& error) {
