@@ -2,11 +2,13 @@
 // saved, loaded and splitting raw text; and models without one.
 #include <catch2/catch.hpp>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli_runner.hpp"
 #include "fixtures.hpp"
+#include "sawtag/conllu.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/tokenizer.hpp"
 #include "text/learned_tokenizer.hpp"
@@ -232,6 +234,48 @@ TEST_CASE("CJK text through every output format of `sawtag tag`", "[learned_toke
       CHECK(result.out.rfind("我 看到 鋸子 . 他 看到 我 .\t", 0) == 0);  // one row a line
     if (format == "conllu") CHECK(result.out.find("# text = 我看到鋸子.") != std::string::npos);
   }
+}
+
+TEST_CASE(
+    "`sawtag train --tokenizer learned` stores a learned tokenizer; `train-tokenizer` "
+    "adds one and refuses a model failing its self-test",
+    "[learned_tokenizer][cli]") {
+  const testing::TempDir directory;
+  std::ostringstream treebank;
+  for (const Sentence& sentence : tiny_chinese_treebank()) write_conllu(treebank, sentence);
+  const std::string conllu = directory.write("zh.conllu", treebank.str());
+  const std::string model = directory.file("zh.json");
+  const std::vector<std::string> tiny = {
+      "--epochs",       "1", "--word-dim",  "8", "--char-dim", "4",
+      "--char-filters", "4", "--shape-dim", "2", "--d-model",  "8",
+      "--heads",        "2", "--layers",    "1", "--d-ff",     "8"};
+  std::vector<std::string> train = {"train", "--train", conllu,        "--dev",  conllu,
+                                    "-o",    model,     "--tokenizer", "learned"};
+  train.insert(train.end(), tiny.begin(), tiny.end());
+  const testing::RunResult trained = testing::run_sawtag(train);
+  REQUIRE(trained.exit_code == 0);
+  CHECK(trained.err.find("tokenizer epoch 1:") != std::string::npos);
+  CHECK(testing::run_sawtag({"info", "-m", model})
+            .out.find("splits raw text with: a learned tokenizer") != std::string::npos);
+
+  std::vector<std::string> rules = {"train", "--train", conllu, "--dev", conllu, "-o", model};
+  rules.insert(rules.end(), tiny.begin(), tiny.end());
+  REQUIRE(testing::run_sawtag(rules).exit_code == 0);
+  CHECK(testing::run_sawtag({"info", "-m", model})
+            .out.find("splits raw text with: the UD English rules") != std::string::npos);
+
+  const std::string added = directory.file("added.json");
+  REQUIRE(testing::run_sawtag({"train-tokenizer", "-m", model, "--train", conllu, "--dev", conllu,
+                               "-o", added, "--epochs", "1"})
+              .exit_code == 0);
+  CHECK(load_model(added).tokenizer.character_model != nullptr);
+  // The tiny treebank tags every word X: a self-test expecting other tags fails.
+  const testing::RunResult refused =
+      testing::run_sawtag({"train-tokenizer", "-m", model, "--train", conllu, "--dev", conllu, "-o",
+                           directory.file("refused.json"), "--epochs", "1", "--self-test",
+                           "我/PRON 看到/VERB 鋸子/NOUN 桌子/NOUN 上/ADP ./PUNCT"});
+  CHECK(refused.exit_code != 0);
+  CHECK(refused.err.find("self-test") != std::string::npos);
 }
 
 }  // namespace sawtag
