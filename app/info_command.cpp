@@ -100,7 +100,7 @@ void run_info_command(const InfoCommandOptions& options) {
   if (const auto& characters = model.tokenizer.character_model) {
     out << "splits raw text with: a learned tokenizer (a character model of "
         << characters->config.num_layers << " layers, d_model " << characters->config.d_model
-        << ", " << characters->words.size() << " characters)\n";
+        << ", " << characters->words.size() << " character pairs)\n";
   } else {
     out << "splits raw text with: the UD English rules\n";
   }

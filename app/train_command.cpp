@@ -31,22 +31,6 @@ struct TrainArguments {
   TrainOptions options;
 };
 
-// "I/PRON saw/VERB" -> words and UPOS tags.
-SelfTest parse_self_test(const std::string& text) {
-  SelfTest test;
-  std::istringstream in(text);
-  std::string item;
-  while (in >> item) {
-    const auto slash = item.rfind('/');
-    if (slash == std::string::npos || slash == 0 || slash + 1 == item.size()) {
-      throw InputError("--self-test: expected word/UPOS items, got '" + item + "'");
-    }
-    test.words.push_back(item.substr(0, slash));
-    test.upos.push_back(item.substr(slash + 1));
-  }
-  return test;
-}
-
 // The epoch's progress bar, redrawn in place on a terminal.
 void draw_progress(const TrainProgress& progress) {
   const double fraction = progress.sentences_total
@@ -108,6 +92,22 @@ void run_train(TrainArguments& arguments, const std::string& command_line) {
 }
 
 }  // namespace
+
+// "I/PRON saw/VERB" -> words and UPOS tags.
+SelfTest parse_self_test(const std::string& text) {
+  SelfTest test;
+  std::istringstream in(text);
+  std::string item;
+  while (in >> item) {
+    const auto slash = item.rfind('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == item.size()) {
+      throw InputError("--self-test: expected word/UPOS items, got '" + item + "'");
+    }
+    test.words.push_back(item.substr(0, slash));
+    test.upos.push_back(item.substr(slash + 1));
+  }
+  return test;
+}
 
 void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_of_run) {
   auto arguments = std::make_shared<TrainArguments>();

@@ -4,12 +4,12 @@
 
 #include <chrono>
 #include <memory>
-#include <sstream>
 
 #include "progress_bar.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/tagger.hpp"
 #include "sawtag/tokenizer.hpp"
+#include "train_command.hpp"
 #include "treebank_file.hpp"
 
 namespace sawtag::cli {
@@ -36,18 +36,7 @@ void run_train_tokenizer(const TrainTokenizerArguments& arguments, const std::st
   add_learned_tokenizer(model, train, dev, arguments.options, arguments.epochs);
   model.training.fields["tokenizer_command"] = command;
   if (!arguments.self_test.empty()) {
-    SelfTest test;
-    std::istringstream in(arguments.self_test);
-    std::string item;
-    while (in >> item) {
-      const auto slash = item.rfind('/');
-      if (slash == std::string::npos || slash == 0 || slash + 1 == item.size()) {
-        throw InputError("--self-test: expected word/UPOS items, got '" + item + "'");
-      }
-      test.words.push_back(item.substr(0, slash));
-      test.upos.push_back(item.substr(slash + 1));
-    }
-    model.self_tests.push_back(std::move(test));
+    model.self_tests.push_back(parse_self_test(arguments.self_test));
   }
   // Builds a tagger, which runs every self-test: a model failing one is not written.
   const Tagger check(std::make_shared<const Model>(model));

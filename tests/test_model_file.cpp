@@ -436,7 +436,7 @@ TEST_CASE("model file error: newer version", "[model_file]") {
 TEST_CASE("model file error: version that never existed", "[model_file]") {
   CHECK_THAT(
       load_error(edited([](Json& d) { d["version"] = 0; })),
-      Equals("bad.json: model file version 0 is not a sawtag-model version: expected 1 to 2"));
+      Equals("bad.json: model file version 0 is not a sawtag-model version: expected 1 to 3"));
   CHECK_THAT(load_error(edited([](Json& d) { d["version"] = "1"; })),
              Equals("bad.json: version: expected an integer, got string"));
 }
