@@ -110,6 +110,13 @@ void run_info_command(const InfoCommandOptions& options) {
   out << "xpos (" << model.xpos.size() << "): " << join(model.xpos.items(), " ") << "\n";
   out << "tokenizer: " << model.tokenizer.multiword_tokens.size() << " multi-word tokens, "
       << model.tokenizer.abbreviations.size() << " abbreviations\n";
+  if (const auto& characters = model.tokenizer.character_model) {
+    out << "splits raw text with: a learned tokenizer (a character model of "
+        << characters->config.num_layers << " layers, d_model " << characters->config.d_model
+        << ", " << characters->words.size() << " character pairs)\n";
+  } else {
+    out << "splits raw text with: the UD English rules\n";
+  }
   out << "self-tests: " << model.self_tests.size() << " sentences\n";
   out << "training:" << (model.training.fields.empty() ? " (no record)" : "") << "\n";
   for (const auto& [key, value] : model.training.fields)

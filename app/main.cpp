@@ -22,6 +22,7 @@
 #include "sawtag/error.hpp"
 #include "tag_command.hpp"
 #include "train_command.hpp"
+#include "train_tokenizer_command.hpp"
 
 #ifndef SAWTAG_VERSION
 #define SAWTAG_VERSION "unknown"
@@ -78,6 +79,7 @@ int run(int argc, char** argv) {
   sawtag::cli::add_tag_command(app);
   sawtag::cli::add_train_command(app, arguments_of_run);
   sawtag::cli::add_pretrain_command(app, arguments_of_run);
+  sawtag::cli::add_train_tokenizer_command(app, arguments_of_run);
   sawtag::cli::add_eval_command(app);
   sawtag::cli::add_calibrate_command(app);
   sawtag::cli::add_info_command(app);

@@ -16,6 +16,7 @@
 #include "pretrain_command.hpp"
 #include "training_heap.hpp"
 #include "sawtag/training.hpp"
+#include "train_tokenizer_command.hpp"
 #include "treebank_file.hpp"
 
 namespace sawtag::cli {
@@ -26,27 +27,12 @@ struct TrainArguments {
   std::string dev_path;
   std::string output_path;
   std::string self_test;  // "I/PRON saw/VERB a/DET saw/NOUN"
+  std::string tokenizer = "rules";  // or "learned"
   bool json_array = false;
   bool float16 = false;
   bool int8_words = false;
   TrainOptions options;
 };
-
-// "I/PRON saw/VERB" -> words and UPOS tags.
-SelfTest parse_self_test(const std::string& text) {
-  SelfTest test;
-  std::istringstream in(text);
-  std::string item;
-  while (in >> item) {
-    const auto slash = item.rfind('/');
-    if (slash == std::string::npos || slash == 0 || slash + 1 == item.size()) {
-      throw InputError("--self-test: expected word/UPOS items, got '" + item + "'");
-    }
-    test.words.push_back(item.substr(0, slash));
-    test.upos.push_back(item.substr(slash + 1));
-  }
-  return test;
-}
 
 // The epoch's progress bar, redrawn in place on a terminal.
 void draw_progress(const TrainProgress& progress) {
@@ -108,6 +94,7 @@ void run_train(TrainArguments& arguments, const std::string& command_line) {
   observer.on_message = [](const std::string& message) { spdlog::info("{}", message); };
 
   Model model = train_model(train, dev, options, observer);
+  if (arguments.tokenizer == "learned") add_learned_tokenizer(model, train, dev, options, 0);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   model.training.fields["training_seconds"] = std::to_string(static_cast<long>(seconds));
@@ -122,6 +109,22 @@ void run_train(TrainArguments& arguments, const std::string& command_line) {
 }
 
 }  // namespace
+
+// "I/PRON saw/VERB" -> words and UPOS tags.
+SelfTest parse_self_test(const std::string& text) {
+  SelfTest test;
+  std::istringstream in(text);
+  std::string item;
+  while (in >> item) {
+    const auto slash = item.rfind('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == item.size()) {
+      throw InputError("--self-test: expected word/UPOS items, got '" + item + "'");
+    }
+    test.words.push_back(item.substr(0, slash));
+    test.upos.push_back(item.substr(slash + 1));
+  }
+  return test;
+}
 
 void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_of_run) {
   auto arguments = std::make_shared<TrainArguments>();
@@ -149,6 +152,10 @@ void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_
                       "Pull the treebank words' rows towards their pre-trained vectors with this "
                       "strength (like weight decay); 0 = fine-tune freely")
       ->capture_default_str()->check(CLI::NonNegativeNumber);
+  command->add_option("--tokenizer", arguments->tokenizer,
+                      "How the model splits raw text: rules (UD English conventions) or learned "
+                      "(a character model trained on --train's text, for any language)")
+      ->capture_default_str()->check(CLI::IsMember({"rules", "learned"}));
   command->add_option("--self-test", arguments->self_test,
                       "Sentence the model must tag right, stored in it: \"I/PRON saw/VERB\"");
   command->add_flag("--json-array", arguments->json_array,

@@ -6,7 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "sawtag/model.hpp"
+
 namespace sawtag::cli {
+
+// "I/PRON saw/VERB" -> words and UPOS tags (--self-test). Throws InputError for an item that
+// is not word/TAG.
+SelfTest parse_self_test(const std::string& text);
 
 // `arguments_of_run` is the whole command line, recorded in the model file; it must outlive
 // parsing (main fills it before parsing).

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,7 +19,10 @@ namespace sawtag {
 
 // "sawtag-model" files of this version are written; older ones are upgraded on load.
 inline constexpr const char* kModelFormat = "sawtag-model";
-inline constexpr int kModelVersion = 3;  // 2 added dtype "int8", 3 "calibration"
+inline constexpr int kModelVersion = 3;  // 2 added dtype "int8", 3 "calibration", "learned_tokenizer"
+// Written for a model with neither a calibration (temperatures of 1) nor a learned tokenizer:
+// the lowest version that holds it, so that a sawtag of version 2 still reads every such model.
+inline constexpr int kModelVersionWithoutOptionalSections = 2;
 
 // Reserved entries at the start of the vocabularies.
 inline constexpr int kUnknownWord = 0;  // words[0] == "<unk>"
@@ -27,12 +31,19 @@ inline constexpr int kUnknownChar = 1;  // chars[1] == "<unk>"
 inline constexpr int kWordStartChar = 2;  // chars[2] == "<w>"
 inline constexpr int kWordEndChar = 3;    // chars[3] == "</w>"
 
+struct Model;
+
 // Tables the tokenizer learns from a treebank.
 struct TokenizerData {
   // Lower-cased surface token -> its words: "don't" -> {"do", "n't"}.
   std::map<std::string, std::vector<std::string>> multiword_tokens;
   // Words ending in "." that do not end a sentence: "Mr.", "e.g.".
   std::vector<std::string> abbreviations;
+  // A learned tokenizer: a model over characters whose "words" are single characters and whose
+  // tags say where words and sentences end (lib/src/text/learned_tokenizer.hpp). When set, it
+  // splits raw text instead of the English rules; the tables above still split multi-word
+  // tokens. Stored in the file's "learned_tokenizer" section; null for English models.
+  std::shared_ptr<const Model> character_model;
 };
 
 // How the model was made. Free-form values; shown by `sawtag info`.

@@ -1,4 +1,5 @@
-// Raw text -> sentences of words, the way UD English EWT tokenizes.
+// Raw text -> sentences of words: the way UD English EWT tokenizes, or as a model learned from a
+// treebank says (TokenizerData::character_model).
 #pragma once
 
 #include <cstddef>
@@ -8,6 +9,7 @@
 
 #include "sawtag/model.hpp"
 #include "sawtag/sentence.hpp"
+#include "sawtag/training.hpp"
 
 namespace sawtag {
 
@@ -44,6 +46,9 @@ class Tokenizer {
   // offsets into `text` (the words of a multi-word token share its span). Each sentence has a
   // "# text" comment (its line breaks as spaces), and "# newpar" when it follows a blank line.
   // Invalid UTF-8 becomes U+FFFD. Linear in the size of the text.
+  // With a learned tokenizer (TokenizerData::character_model), its model finds the word and
+  // sentence ends instead of the rules above (text/learned_tokenizer.hpp); whitespace and blank
+  // lines still end words and sentences, and the rest of this contract holds.
   std::vector<Sentence> tokenize(std::string_view text) const;
 
   // The same, adding what was found to `report`.
@@ -57,6 +62,9 @@ class Tokenizer {
   // whitespace, not a ")" or "AM"/"PM", which the splitter decides from the token before them):
   // then the part ends at the first ASCII whitespace after `max_bytes` and the sentence there is
   // cut in two ("# text" and all). A text of at most `max_bytes` is one part: tokenize(text)'s.
+  // With a learned tokenizer, a part ends at the last sentence start the model finds in the
+  // `max_bytes` from `begin` (rounded up to a whole character), or there when it finds none;
+  // the model sees no text after that end, so a sentence there may be split differently.
   TokenizedPart tokenize_part(std::string_view text, std::size_t begin,
                               std::size_t max_bytes) const;
 
@@ -78,5 +86,17 @@ class Tokenizer {
 //   "." that are kept whole at least as often as their period is split off ("Mr.", "e.g.",
 //   "U.S."; not "etc.", split off at the end of 29 sentences and kept whole 19 times).
 TokenizerData learn_tokenizer_data(const std::vector<Sentence>& sentences);
+
+// What a learned tokenizer's character model is trained with: a network far smaller than a
+// tagger's (a character and its neighbours say where a word ends), sequences of
+// config.max_sequence_length characters, small batches (there are few sequences).
+TrainOptions character_model_options();
+
+// Trains the character model of a learned tokenizer (TokenizerData::character_model) from the
+// surface tokens and sentences of `train`, choosing epochs on `dev`: the raw text they make
+// (text/learned_tokenizer.hpp, character_sequences), so "# text" is not needed. The model's own
+// tokenizer tables are left empty. Dev scores are per-character accuracy of the I/E/S tags.
+Model train_character_model(const std::vector<Sentence>& train, const std::vector<Sentence>& dev,
+                            const TrainOptions& options, const TrainObserver& observer = {});
 
 }  // namespace sawtag

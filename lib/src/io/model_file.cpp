@@ -26,6 +26,7 @@
 #include <iterator>
 #include <limits>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
@@ -64,8 +65,8 @@ constexpr std::size_t kMaxVocabularyEntries = 5'000'000;
 constexpr std::size_t kMaxTableEntries = std::size_t{1} << 16;
 // The document's fields. Each may appear once, as may every key of every object.
 const std::initializer_list<std::string_view> kDocumentFields = {
-    "format",    "version",  "config",      "vocabularies", "tag_sets",
-    "tokenizer", "training", "calibration", "self_tests",   "tensors"};
+    "format",   "version",     "config",     "vocabularies", "tag_sets",          "tokenizer",
+    "training", "calibration", "self_tests", "tensors",      "learned_tokenizer"};
 constexpr std::string_view kBase64Prefix = "base64:";
 constexpr std::string_view kFloat32 = "float32";
 constexpr std::string_view kFloat16 = "float16";
@@ -313,6 +314,9 @@ class ModelReader {
     }
     if (const Json* tokenizer = optional_member(current, "tokenizer", "")) {
       read_tokenizer(*tokenizer, model.tokenizer);
+    }
+    if (const Json* learned = optional_member(current, "learned_tokenizer", "")) {
+      model.tokenizer.character_model = read_learned_tokenizer(*learned);
     }
     if (const Json* training = optional_member(current, "training", "")) {
       read_training(*training, model.training);
@@ -582,7 +586,7 @@ class ModelReader {
     int version = actual_version;
     // (the steps go here, oldest first)
     if (version == 1) version = 2;  // 2 only added dtype "int8": a version 1 file reads as is
-    if (version == 2) version = 3;  // 3 only added the optional "calibration" section
+    if (version == 2) version = 3;  // 3 only added the optional "calibration" and "learned_tokenizer"
     if (version != kModelVersion) {
       fail("internal error: no upgrade from version " + std::to_string(version));
     }
@@ -827,6 +831,20 @@ class ModelReader {
         }
       }
     }
+  }
+
+  // A learned tokenizer's character model: a whole model document held as a JSON string, read
+  // by a reader of its own. It may not hold a learned tokenizer itself, so nesting stops there.
+  std::shared_ptr<const Model> read_learned_tokenizer(const Json& section) const {
+    // Not read_string: the document's line breaks are JSON whitespace, and every string inside
+    // it is checked when it is parsed.
+    require_type(section, Json::value_t::string, "learned_tokenizer");
+    const std::string& text = section.get_ref<const std::string&>();
+    Model character_model = parse_model(text, source_ + ": learned_tokenizer");
+    if (character_model.tokenizer.character_model) {
+      fail("learned_tokenizer: its model has a learned tokenizer of its own");
+    }
+    return std::make_shared<const Model>(std::move(character_model));
   }
 
   void read_training(const Json& section, TrainingRecord& training) const {
@@ -1223,6 +1241,17 @@ void append_section(const char* key, const OrderedJson& value, bool last, std::s
   out += last ? "\n" : ",\n";
 }
 
+// The learned tokenizer's character model, as a string holding its own model document.
+void append_learned_tokenizer(const Model& character_model, TensorEncoding encoding,
+                              std::string& out) {
+  if (character_model.tokenizer.character_model) {
+    throw ModelError(
+        "cannot save the model: its learned tokenizer has a learned tokenizer of its own");
+  }
+  append_section("learned_tokenizer", OrderedJson(serialize_model(character_model, encoding)),
+                 false, out);
+}
+
 // A kept int8 word embedding must fit the config as the file's would, and be the only one.
 void check_kept_word_table(const Model& model, const ModelConfig& config) {
   const QuantizedRows& table = *model.word_embedding_int8;
@@ -1364,7 +1393,13 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
   try {
     out += "{\n";
     append_section("format", OrderedJson(kModelFormat), false, out);
-    append_section("version", OrderedJson(kModelVersion), false, out);
+    const bool calibrated = model.calibration.upos_temperature != 1.0f ||
+                            model.calibration.xpos_temperature != 1.0f;
+    append_section("version",
+                   OrderedJson(model.tokenizer.character_model || calibrated
+                                   ? kModelVersion
+                                   : kModelVersionWithoutOptionalSections),
+                   false, out);
     append_section("config", config_json(config), false, out);
     append_section("vocabularies",
                    OrderedJson{{"words", model.words.items()}, {"chars", model.chars.items()}},
@@ -1376,11 +1411,16 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
                    OrderedJson{{"multiword_tokens", model.tokenizer.multiword_tokens},
                                {"abbreviations", model.tokenizer.abbreviations}},
                    false, out);
+    if (model.tokenizer.character_model) {
+      append_learned_tokenizer(*model.tokenizer.character_model, encoding, out);
+    }
     append_section("training", OrderedJson(model.training.fields), false, out);
-    append_section("calibration",
-                   OrderedJson{{"upos_temperature", model.calibration.upos_temperature},
-                               {"xpos_temperature", model.calibration.xpos_temperature}},
-                   false, out);
+    if (calibrated) {
+      append_section("calibration",
+                     OrderedJson{{"upos_temperature", model.calibration.upos_temperature},
+                                 {"xpos_temperature", model.calibration.xpos_temperature}},
+                     false, out);
+    }
     append_section("self_tests", self_tests_json(model.self_tests), false, out);
   } catch (const OrderedJson::exception& error) {
     // nlohmann refuses to write invalid UTF-8.

@@ -1,6 +1,8 @@
 #include "sawtag/tokenizer.hpp"
 
+#include "sawtag/tagger.hpp"
 #include "text/character_classes.hpp"
+#include "text/learned_tokenizer.hpp"
 #include "text/multiword_splitter.hpp"
 #include "text/sentence_splitter.hpp"
 #include "text/token_scanner.hpp"
@@ -10,6 +12,7 @@ namespace sawtag {
 
 struct Tokenizer::Tables {
   text::AbbreviationTable abbreviations;
+  std::shared_ptr<const Tagger> characters;  // the learned tokenizer's model, or null: the rules
 };
 
 namespace {
@@ -133,10 +136,31 @@ std::size_t last_restart(const std::vector<CodePoint>& code_points,
   return 0;
 }
 
-// Scanned tokens, sentence starts marked.
+// Where a part of a text tokenized by a learned tokenizer ends at the latest: the end of the
+// text, or the first code point boundary from begin + max_bytes on (Chinese has no spaces).
+std::size_t code_point_limit(std::string_view text, std::size_t begin, std::size_t max_bytes) {
+  if (text.size() - begin <= max_bytes) return text.size();
+  std::size_t limit = begin + max_bytes;
+  while (limit < text.size() && (static_cast<unsigned char>(text[limit]) & 0xC0) == 0x80) ++limit;
+  return limit;
+}
+
+// The last token after the first that starts a sentence; 0 when there is none.
+std::size_t last_sentence_start(const std::vector<PlacedToken>& tokens) {
+  for (std::size_t i = tokens.size(); i-- > 1;) {
+    if (tokens[i].starts_sentence) return i;
+  }
+  return 0;
+}
+
+// Scanned tokens, sentence starts marked: by the learned model when there is one.
+// `characters`: the learned tokenizer's model, or null.
 std::vector<PlacedToken> tokens_of(const std::vector<CodePoint>& code_points,
                                    const text::AbbreviationTable& abbreviations,
-                                   const TokenizerOptions& options) {
+                                   const Tagger* characters, const TokenizerOptions& options) {
+  if (characters != nullptr) {
+    return text::learned_tokens(code_points, *characters, options.sentence_per_line);
+  }
   std::vector<PlacedToken> tokens = scan(code_points, abbreviations);
   text::SentenceSplitterOptions splitter_options;
   splitter_options.sentence_per_line = options.sentence_per_line;
@@ -208,6 +232,7 @@ Tokenizer::Tokenizer(TokenizerData data, TokenizerOptions options)
   for (const std::string& abbreviation : data_.abbreviations) {
     tables->abbreviations.exact.insert(abbreviation);
   }
+  if (data_.character_model) tables->characters = std::make_shared<Tagger>(data_.character_model);
   tables_ = std::move(tables);
 }
 
@@ -219,16 +244,18 @@ std::vector<Sentence> Tokenizer::tokenize(std::string_view text) const {
 std::vector<Sentence> Tokenizer::tokenize(std::string_view input, TokenizerReport& report) const {
   const std::vector<CodePoint> code_points =
       text::decode_utf8(input, &report.invalid_utf8_sequences);
-  const std::vector<PlacedToken> tokens = tokens_of(code_points, tables_->abbreviations, options_);
+  const std::vector<PlacedToken> tokens = tokens_of(code_points, tables_->abbreviations, tables_->characters.get(), options_);
   return sentences_of(code_points, tokens, tokens.size(), false, data_);
 }
 
 TokenizedPart Tokenizer::tokenize_part(std::string_view text, std::size_t begin,
                                        std::size_t max_bytes) const {
-  const std::size_t window_end = part_limit(text, begin, max_bytes);
+  const bool learned = tables_->characters != nullptr;
+  const std::size_t window_end =
+      learned ? code_point_limit(text, begin, max_bytes) : part_limit(text, begin, max_bytes);
   const std::vector<CodePoint> code_points =
       text::decode_utf8(text.substr(begin, window_end - begin));
-  const std::vector<PlacedToken> tokens = tokens_of(code_points, tables_->abbreviations, options_);
+  const std::vector<PlacedToken> tokens = tokens_of(code_points, tables_->abbreviations, tables_->characters.get(), options_);
   TokenizedPart part;
   part.end = window_end;
   std::size_t num_tokens = tokens.size();
@@ -236,7 +263,8 @@ TokenizedPart Tokenizer::tokenize_part(std::string_view text, std::size_t begin,
     // The window's last sentence may go on after it: it starts the next part, which begins
     // with the whitespace before it. With no sentence start to go back to, the part ends at
     // the window's end and the sentence is cut there.
-    const std::size_t restart = last_restart(code_points, tokens);
+    const std::size_t restart =
+        learned ? last_sentence_start(tokens) : last_restart(code_points, tokens);
     if (restart > 0) {
       num_tokens = restart;
       std::size_t space_begin = tokens[restart].token.first;
