@@ -117,6 +117,12 @@ void run_info_command(const InfoCommandOptions& options) {
   } else {
     out << "splits raw text with: the UD English rules\n";
   }
+  out << "probabilities: softmax(logits / T) with T = " << model.calibration.upos_temperature
+      << " (UPOS), " << model.calibration.xpos_temperature << " (XPOS)"
+      << (model.calibration.upos_temperature == 1.0f && model.calibration.xpos_temperature == 1.0f
+              ? ", not calibrated"
+              : ", calibrated")
+      << "\n";
   out << "self-tests: " << model.self_tests.size() << " sentences\n";
   out << "training:" << (model.training.fields.empty() ? " (no record)" : "") << "\n";
   for (const auto& [key, value] : model.training.fields)
