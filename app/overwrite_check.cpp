@@ -74,4 +74,15 @@ void refuse_shared_outputs(const std::vector<FileArgument>& outputs) {
   }
 }
 
+void refuse_training_overwrites(const std::vector<FileArgument>& inputs,
+                                const FileArgument& resumed, const FileArgument& output,
+                                const FileArgument& checkpoint) {
+  const std::vector<FileArgument> written{output, checkpoint};
+  refuse_shared_outputs(written);
+  refuse_output_over_input(inputs, written);
+  std::vector<FileArgument> inputs_and_resumed = inputs;
+  inputs_and_resumed.push_back(resumed);
+  refuse_output_over_input(inputs_and_resumed, {output});
+}
+
 }  // namespace sawtag::cli

@@ -25,4 +25,11 @@ void refuse_output_over_input(const std::vector<FileArgument>& inputs,
 // else by the normalised path), so that one would replace the other.
 void refuse_shared_outputs(const std::vector<FileArgument>& outputs);
 
+// The checks of a training command, before anything is read or written: the output and the
+// checkpoint are neither inputs nor the same file, and the output is not the checkpoint resumed
+// from either; the checkpoint may be (it is read first and replaced whole later).
+void refuse_training_overwrites(const std::vector<FileArgument>& inputs,
+                                const FileArgument& resumed, const FileArgument& output,
+                                const FileArgument& checkpoint);
+
 }  // namespace sawtag::cli

@@ -45,13 +45,8 @@ void run_pretrain(PretrainArguments& arguments, const std::string& command_line)
   // Before anything is read or written (the checkpoint may be the one resumed from).
   const std::vector<FileArgument> read{{"--text", options.text_path},
                                        {"--vectors", options.vectors_path}};
-  std::vector<FileArgument> read_or_resumed = read;
-  read_or_resumed.push_back({"--resume", options.resume_path});
-  const std::vector<FileArgument> written{{"-o", arguments.output_path},
-                                          {"--checkpoint", options.checkpoint_path}};
-  refuse_shared_outputs(written);
-  refuse_output_over_input(read, written);
-  refuse_output_over_input(read_or_resumed, {written.front()});
+  refuse_training_overwrites(read, {"--resume", options.resume_path},
+                             {"-o", arguments.output_path}, {"--checkpoint", options.checkpoint_path});
   const auto start = std::chrono::steady_clock::now();
   const bool terminal = ::isatty(STDERR_FILENO) == 1;
   PretrainObserver observer;

@@ -64,13 +64,8 @@ void run_train(TrainArguments& arguments, const std::string& command_line) {
                                        {"--dev", arguments.dev_path},
                                        {"--pretrained-embeddings", options.pretrained_embeddings},
                                        {"--encoder", options.encoder_path}};
-  std::vector<FileArgument> read_or_resumed = read;
-  read_or_resumed.push_back({"--resume", options.resume_path});
-  const std::vector<FileArgument> written{{"-o", arguments.output_path},
-                                          {"--checkpoint", options.checkpoint_path}};
-  refuse_shared_outputs(written);
-  refuse_output_over_input(read, written);
-  refuse_output_over_input(read_or_resumed, {written.front()});
+  refuse_training_overwrites(read, {"--resume", options.resume_path},
+                             {"-o", arguments.output_path}, {"--checkpoint", options.checkpoint_path});
 
   const auto start = std::chrono::steady_clock::now();
   const std::vector<Sentence> train = read_treebank(arguments.train_path);

@@ -115,6 +115,38 @@ TEST_CASE_METHOD(CliFixture, "train -o or --checkpoint naming the training file 
   CHECK_FALSE(fs::exists(dir.file("model.json")));
 }
 
+TEST_CASE_METHOD(CliFixture, "calibrate -o naming its model is refused, the model unchanged",
+                 "[cli][overwrite]") {
+  const std::string dev = dir.write("dev.conllu", read_file(SAWTAG_TEST_DATA "/sample.conllu"));
+  const std::string before = read_file(model);
+  check_one_line_error(run_sawtag({"calibrate", "-m", model, "--dev", dev, "-o", model}), 1,
+                       "-o " + model + ": would overwrite the input");
+  check_one_line_error(run_sawtag({"calibrate", "-m", model, "--dev", dev, "-o", dev}), 1,
+                       "-o " + dev + ": would overwrite the input");
+  CHECK(read_file(model) == before);
+  // And it works: the temperatures are written, the tags kept.
+  const std::string calibrated = dir.file("calibrated.json");
+  const RunResult result =
+      run_sawtag({"calibrate", "-m", model, "--dev", dev, "-o", calibrated});
+  INFO(result.err);
+  CHECK(result.exit_code == 0);
+  CHECK(read_file(calibrated).find("\"calibration\"") != std::string::npos);
+}
+
+TEST_CASE_METHOD(CliFixture, "pretrain -o or --checkpoint naming its text or vectors is refused",
+                 "[cli][overwrite]") {
+  const std::string text = dir.write("text.txt", "I saw a saw .\n");
+  const std::string vectors = dir.write("v.vec", "1 6\nsaw 1 2 3 4 5 6\n");
+  const std::string before = read_file(text);
+  check_one_line_error(
+      run_sawtag({"pretrain", "--text", text, "--vectors", vectors, "-o", text}), 1,
+      "-o " + text + ": would overwrite the input");
+  check_one_line_error(run_sawtag({"pretrain", "--text", text, "--vectors", vectors, "-o",
+                                   dir.file("encoder.json"), "--checkpoint", vectors}),
+                       1, "--checkpoint " + vectors);
+  CHECK(read_file(text) == before);
+}
+
 TEST_CASE_METHOD(CliFixture, "tag -o replaces the file whole, keeping a link a link",
                  "[cli][overwrite]") {
   const std::string notes = dir.write("notes.txt", kNotes);
