@@ -18,6 +18,7 @@ struct CalibrateArguments {
   std::string model_path;
   std::string dev_path;
   std::string output_path;
+  bool float16 = false;
   int threads = 2;
 };
 
@@ -48,6 +49,7 @@ void run_calibrate(const CalibrateArguments& arguments) {
   // A kept int8 word table means the file was written with int8 words (the rest float16).
   save_model(model, arguments.output_path,
              model.word_embedding_int8 ? TensorEncoding::base64_float16_int8_words
+             : arguments.float16       ? TensorEncoding::base64_float16
                                        : TensorEncoding::base64);
   spdlog::info("wrote {}", arguments.output_path);
 }
@@ -64,6 +66,9 @@ void add_calibrate_command(CLI::App& app) {
                       "Held-out gold treebank (CoNLL-U), never the test set")
       ->required();
   command->add_option("-o,--output", arguments->output_path, "Calibrated model file")->required();
+  command->add_flag("--float16", arguments->float16,
+                    "Write tensors as base64 float16 (as `train --float16`); a model with int8 "
+                    "word rows keeps them and float16 for the rest");
   command->add_option("-j,--threads", arguments->threads, "Threads")
       ->capture_default_str()->check(CLI::Range(1, 256));
   command->callback([arguments] { run_calibrate(*arguments); });
