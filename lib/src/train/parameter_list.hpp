@@ -56,4 +56,38 @@ inline void zero(Parameters& parameters, const ModelConfig& config, const Traina
   }
 }
 
+// The sum of the squares of the trainable elements, in double (for the global gradient norm).
+inline double squared_norm(const Parameters& parameters, const ModelConfig& config,
+                           const TrainableSizes& sizes) {
+  double sum = 0.0;
+  const auto list = parameter_list(parameters, config);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const TensorData& data = list[i].tensor->data;
+    for (std::size_t k = 0; k < sizes[i]; ++k) sum += static_cast<double>(data[k]) * data[k];
+  }
+  return sum;
+}
+
+// Multiplies the trainable elements by `factor`.
+inline void scale(Parameters& parameters, const ModelConfig& config, const TrainableSizes& sizes,
+                  float factor) {
+  const auto list = parameter_list(parameters, config);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    TensorData& data = list[i].tensor->data;
+    for (std::size_t k = 0; k < sizes[i]; ++k) data[k] *= factor;
+  }
+}
+
+// target += source, trainable elements only.
+inline void add_into(Parameters& target, const Parameters& source, const ModelConfig& config,
+                     const TrainableSizes& sizes) {
+  const auto target_list = parameter_list(target, config);
+  const auto source_list = parameter_list(source, config);
+  for (std::size_t i = 0; i < target_list.size(); ++i) {
+    TensorData& to = target_list[i].tensor->data;
+    const TensorData& from = source_list[i].tensor->data;
+    for (std::size_t k = 0; k < sizes[i]; ++k) to[k] += from[k];
+  }
+}
+
 }  // namespace sawtag::train

@@ -385,42 +385,23 @@ Model pretrain_encoder(const PretrainOptions& options, const PretrainObserver& o
     });
     Parameters& gradients = thread_gradients[0];
     LinearParameters& head_gradient = thread_head_gradients[0];
-    {
-      const auto target = train::parameter_list(gradients, config);
-      for (std::size_t t = 1; t < thread_count; ++t) {
-        const auto source = train::parameter_list(thread_gradients[t], config);
-        for (std::size_t i = 0; i < target.size(); ++i) {
-          for (std::size_t k = 0; k < trainable[i]; ++k) {
-            target[i].tensor->data[k] += source[i].tensor->data[k];
-          }
-        }
-        const auto from = head_tensors(thread_head_gradients[t]);
-        const auto to = head_tensors(head_gradient);
-        for (std::size_t i = 0; i < to.size(); ++i) {
-          for (std::size_t k = 0; k < to[i]->data.size(); ++k) to[i]->data[k] += from[i]->data[k];
-        }
+    for (std::size_t t = 1; t < thread_count; ++t) {
+      train::add_into(gradients, thread_gradients[t], config, trainable);
+      const auto from = head_tensors(thread_head_gradients[t]);
+      const auto to = head_tensors(head_gradient);
+      for (std::size_t i = 0; i < to.size(); ++i) {
+        for (std::size_t k = 0; k < to[i]->data.size(); ++k) to[i]->data[k] += from[i]->data[k];
       }
     }
     // Clip the global norm, head included.
-    double squares = 0.0;
-    {
-      const auto list = train::parameter_list(gradients, config);
-      for (std::size_t i = 0; i < list.size(); ++i) {
-        for (std::size_t k = 0; k < trainable[i]; ++k) {
-          squares += static_cast<double>(list[i].tensor->data[k]) * list[i].tensor->data[k];
-        }
-      }
-      for (const Tensor* tensor : head_tensors(static_cast<const LinearParameters&>(head_gradient))) {
-        for (float value : tensor->data) squares += static_cast<double>(value) * value;
-      }
+    double squares = train::squared_norm(gradients, config, trainable);
+    for (const Tensor* tensor : head_tensors(static_cast<const LinearParameters&>(head_gradient))) {
+      for (float value : tensor->data) squares += static_cast<double>(value) * value;
     }
     const double norm = std::sqrt(squares);
     if (options.clip_norm > 0.0f && norm > options.clip_norm) {
       const auto factor = static_cast<float>(options.clip_norm / norm);
-      const auto list = train::parameter_list(gradients, config);
-      for (std::size_t i = 0; i < list.size(); ++i) {
-        for (std::size_t k = 0; k < trainable[i]; ++k) list[i].tensor->data[k] *= factor;
-      }
+      train::scale(gradients, config, trainable, factor);
       for (Tensor* tensor : head_tensors(head_gradient)) {
         for (float& value : tensor->data) value *= factor;
       }

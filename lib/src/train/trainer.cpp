@@ -55,38 +55,6 @@ void drop_words(train::Example& example, const std::vector<int>& word_counts, fl
   }
 }
 
-// The helpers below read and write the trainable elements only (train/parameter_list.hpp).
-double global_norm(const Parameters& gradients, const ModelConfig& config,
-                   const train::TrainableSizes& sizes) {
-  double sum = 0.0;
-  const auto list = train::parameter_list(gradients, config);
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    const TensorData& data = list[i].tensor->data;
-    for (std::size_t k = 0; k < sizes[i]; ++k) sum += static_cast<double>(data[k]) * data[k];
-  }
-  return std::sqrt(sum);
-}
-
-void scale(Parameters& gradients, const ModelConfig& config, const train::TrainableSizes& sizes,
-           float factor) {
-  const auto list = train::parameter_list(gradients, config);
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    TensorData& data = list[i].tensor->data;
-    for (std::size_t k = 0; k < sizes[i]; ++k) data[k] *= factor;
-  }
-}
-
-void add_into(Parameters& target, const Parameters& source, const ModelConfig& config,
-              const train::TrainableSizes& sizes) {
-  const auto target_list = train::parameter_list(target, config);
-  const auto source_list = train::parameter_list(source, config);
-  for (std::size_t i = 0; i < target_list.size(); ++i) {
-    TensorData& to = target_list[i].tensor->data;
-    const TensorData& from = source_list[i].tensor->data;
-    for (std::size_t k = 0; k < sizes[i]; ++k) to[k] += from[k];
-  }
-}
-
 std::string today() {
   const std::time_t now = std::time(nullptr);
   char text[32];
@@ -362,18 +330,18 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
       std::size_t batch_words = 0;
       for (std::size_t index : batch) batch_words += lengths[index];
       for (std::size_t t = 1; t < thread_count; ++t) {
-        add_into(thread_gradients[0], thread_gradients[t], config, trainable);
+        train::add_into(thread_gradients[0], thread_gradients[t], config, trainable);
       }
       for (double loss : thread_losses) epoch_loss += loss;
       epoch_words += batch_words;
 
       // Mean loss per word; then clip the global norm.
       Parameters& gradients = thread_gradients[0];
-      scale(gradients, config, trainable, 1.0f / static_cast<float>(batch_words));
+      train::scale(gradients, config, trainable, 1.0f / static_cast<float>(batch_words));
       if (options.clip_norm > 0.0f) {
-        const double norm = global_norm(gradients, config, trainable);
+        const double norm = std::sqrt(train::squared_norm(gradients, config, trainable));
         if (norm > options.clip_norm) {
-          scale(gradients, config, trainable, static_cast<float>(options.clip_norm / norm));
+          train::scale(gradients, config, trainable, static_cast<float>(options.clip_norm / norm));
         }
       }
       const float learning_rate = train::scheduled_learning_rate(
