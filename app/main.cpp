@@ -20,6 +20,7 @@
 #include "output_file.hpp"
 #include "sawtag/cpu_kernels.hpp"
 #include "sawtag/error.hpp"
+#include "silver_command.hpp"
 #include "tag_command.hpp"
 #include "train_command.hpp"
 #include "train_tokenizer_command.hpp"
@@ -85,6 +86,7 @@ int run(int argc, char** argv) {
   sawtag::cli::add_info_command(app);
   sawtag::cli::add_attention_command(app);
   sawtag::cli::add_explain_command(app);
+  sawtag::cli::add_silver_command(app);
   std::vector<std::string> args = with_default_command(app, argc, argv);
   std::vector<char*> pointers;
   for (std::string& arg : args) pointers.push_back(arg.data());

@@ -63,7 +63,8 @@ void run_train(TrainArguments& arguments, const std::string& command_line) {
   const std::vector<FileArgument> read{{"--train", arguments.train_path},
                                        {"--dev", arguments.dev_path},
                                        {"--pretrained-embeddings", options.pretrained_embeddings},
-                                       {"--encoder", options.encoder_path}};
+                                       {"--encoder", options.encoder_path},
+                                       {"--silver", options.silver_path}};
   refuse_training_overwrites(read, {"--resume", options.resume_path},
                              {"-o", arguments.output_path}, {"--checkpoint", options.checkpoint_path});
 
@@ -147,6 +148,12 @@ void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_
                       "Pull the treebank words' rows towards their pre-trained vectors with this "
                       "strength (like weight decay); 0 = fine-tune freely")
       ->capture_default_str()->check(CLI::NonNegativeNumber);
+  command->add_option("--silver", options.silver_path,
+                      "Silver training data: CoNLL-U tagged by an ensemble (sawtag silver); "
+                      "its _ tags are not trained on");
+  command->add_option("--silver-ratio", options.silver_ratio,
+                      "Silver words added to each epoch, per treebank word")
+      ->capture_default_str()->check(CLI::PositiveNumber);
   command->add_option("--tokenizer", arguments->tokenizer,
                       "How the model splits raw text: rules (UD English conventions) or learned "
                       "(a character model trained on --train's text, for any language)")

@@ -8,6 +8,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "sawtag/conllu.hpp"
+#include "sawtag/error.hpp"
 #include "sawtag/evaluation.hpp"
 #include "sawtag/tagger.hpp"
 #include "sawtag/training.hpp"
@@ -70,6 +72,20 @@ TrainOptions tiny_options() {
 
 std::string temporary_path(const std::string& name) {
   return "/tmp/sawtag-test-" + std::to_string(::getpid()) + "-" + name;
+}
+
+// Writes `sentences` as a CoNLL-U file at `path`.
+void write_treebank(const std::string& path, const std::vector<Sentence>& sentences) {
+  std::ofstream out(path);
+  for (const Sentence& sentence : sentences) write_conllu(out, sentence);
+}
+
+// Silver data in which "cut" after a plural subject is VBP, which the treebank never shows,
+// and one sentence whose tags the ensemble was unsure of ("_": not trained on).
+std::vector<Sentence> tiny_silver() {
+  return {gold("Dogs/NOUN/NNS cut/VERB/VBP wood/NOUN/NN ./PUNCT/."),
+          gold("Dogs/NOUN/NNS cut/VERB/VBP the/DET/DT wood/NOUN/NN ./PUNCT/."),
+          gold("Cats/_/_ saw/_/_ wood/_/_")};
 }
 
 }  // namespace
@@ -280,6 +296,83 @@ TEST_CASE("Only an epoch whose model passes the self-tests is kept", "[training]
   options.self_tests = {{{"I", "saw"}, {"X", "X"}}};  // X is not in the tag set
   CHECK_THROWS_WITH(train_model(treebank, treebank, options),
                     Catch::Contains("passes every --self-test"));
+}
+
+TEST_CASE("Silver data (--silver) is trained on, its _ tags left out", "[training][silver]") {
+  const auto treebank = tiny_treebank();
+  const auto silver = tiny_silver();
+  const std::string path = temporary_path("silver.conllu");
+  write_treebank(path, silver);
+  const std::vector<Sentence> silver_tagged(silver.begin(), silver.begin() + 2);
+  const auto accuracy_on_silver = [&silver_tagged](const Model& model) {
+    const Tagger tagger(std::make_shared<const Model>(model));
+    return evaluate(tagger, silver_tagged).xpos.accuracy();
+  };
+
+  TrainOptions options = tiny_options();
+  const Model without = train_model(treebank, treebank, options);
+  options.silver_path = path;
+  const Model with = train_model(treebank, treebank, options);
+  CHECK(accuracy_on_silver(without) < 100.0);  // "cut" is VBD in the treebank
+  CHECK(accuracy_on_silver(with) == Approx(100.0));
+  // The treebank is still learnt, and "_" is never a tag the model knows or gives.
+  const Tagger tagger(std::make_shared<const Model>(with));
+  CHECK(evaluate(tagger, treebank).upos.accuracy() == Approx(100.0));
+  CHECK(with.upos.find("_") == -1);
+  CHECK(with.xpos.find("_") == -1);
+  // The vocabulary is the treebank's: "cats" (only in the silver data, lower-cased) is <unk>.
+  CHECK(with.words.find("cats") == -1);
+  CHECK(with.words.items() == without.words.items());
+  // The record names the silver file by its file name only.
+  CHECK(with.training.fields.at("silver") == path.substr(path.rfind('/') + 1));
+  CHECK(with.training.fields.at("silver_sentences") == "3");
+  std::remove(path.c_str());
+}
+
+TEST_CASE("With silver data the same seed gives the same model, and --resume is exact",
+          "[training][silver]") {
+  const auto treebank = tiny_treebank();
+  const std::string path = temporary_path("silver-resume.conllu");
+  write_treebank(path, tiny_silver());
+  TrainOptions options = tiny_options();
+  options.epochs = 4;
+  options.dropout = 0.1f;
+  options.word_dropout = 0.25f;
+  options.silver_path = path;
+  options.silver_ratio = 0.3f;  // a few silver sentences an epoch: each epoch takes others
+  const std::string uninterrupted = serialize_model(train_model(treebank, treebank, options));
+  CHECK(serialize_model(train_model(treebank, treebank, options)) == uninterrupted);
+
+  const std::string checkpoint = temporary_path("silver-resume.ckpt");
+  options.checkpoint_path = checkpoint;
+  struct Stop {};
+  TrainObserver stop_after_three;
+  stop_after_three.on_epoch = [](const EpochSummary& summary) {
+    if (summary.epoch == 3) throw Stop{};
+  };
+  REQUIRE_THROWS_AS(train_model(treebank, treebank, options, stop_after_three), Stop);
+  options.resume_path = checkpoint;
+  CHECK(serialize_model(train_model(treebank, treebank, options)) == uninterrupted);
+
+  // Another ratio, other slices: another model.
+  options.resume_path.clear();
+  options.checkpoint_path.clear();
+  options.silver_ratio = 1.0f;
+  CHECK(serialize_model(train_model(treebank, treebank, options)) != uninterrupted);
+  std::remove(checkpoint.c_str());
+  std::remove(path.c_str());
+}
+
+TEST_CASE("Training refuses a missing or empty silver file", "[training][silver]") {
+  const auto treebank = tiny_treebank();
+  TrainOptions options = tiny_options();
+  options.silver_path = temporary_path("no-such-silver.conllu");
+  CHECK_THROWS_WITH(train_model(treebank, treebank, options),
+                    options.silver_path + ": cannot open the silver data");
+  write_treebank(options.silver_path, {});
+  CHECK_THROWS_WITH(train_model(treebank, treebank, options),
+                    options.silver_path + ": no silver sentences");
+  std::remove(options.silver_path.c_str());
 }
 
 TEST_CASE("Training refuses an empty treebank", "[training]") {

@@ -61,6 +61,13 @@ struct TrainOptions {
   // vocabularies share start the fine-tuning. Empty = none.
   std::string encoder_path;
 
+  // Silver training data (`sawtag silver`: a CoNLL-U file tagged by an ensemble; "_" tags are
+  // left out of the loss). Each epoch adds silver sentences of about silver_ratio times the
+  // treebank's words, taken in file order from where the epoch before stopped (from the start
+  // again at the end). The vocabularies and tag sets stay the treebank's. Empty = none.
+  std::string silver_path;
+  float silver_ratio = 1.0f;
+
   // Recorded in the model file.
   std::string corpus;
   std::string command;

@@ -2,6 +2,8 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <random>
@@ -9,6 +11,7 @@
 #include <unordered_set>
 
 #include "sawtag/calibration.hpp"
+#include "sawtag/conllu.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/evaluation.hpp"
 #include "sawtag/initialize.hpp"
@@ -191,6 +194,40 @@ void update_average(Parameters& average, const Parameters& weights, const ModelC
   }
 }
 
+// The sentences of the silver file as examples of `model` (the file is read a sentence at a
+// time; only the examples are kept).
+std::vector<train::Example> read_silver_examples(const Model& model, const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot open the silver data");
+  ConlluReader reader(in, path);
+  std::vector<train::Example> examples;
+  Sentence sentence;
+  while (reader.next(sentence)) {
+    if (!sentence.words.empty()) examples.push_back(make_example(model, sentence));
+  }
+  if (examples.empty()) throw InputError(path + ": no silver sentences");
+  return examples;
+}
+
+// Which silver examples each epoch adds: about `words_per_epoch` words, in file order, each
+// epoch starting where the one before stopped and wrapping at the end. A pure function of the
+// data, so that a resumed run takes the same slices.
+std::vector<std::vector<std::size_t>> silver_slices(const std::vector<train::Example>& silver,
+                                                    double words_per_epoch, int epochs) {
+  std::vector<std::vector<std::size_t>> slices(static_cast<std::size_t>(std::max(0, epochs)));
+  if (silver.empty() || words_per_epoch <= 0.0) return slices;
+  std::size_t next = 0;
+  for (std::vector<std::size_t>& slice : slices) {
+    double words = 0.0;
+    while (words < words_per_epoch && slice.size() < silver.size()) {
+      slice.push_back(next);
+      words += static_cast<double>(silver[next].words.size());
+      next = (next + 1) % silver.size();
+    }
+  }
+  return slices;
+}
+
 // The first word-embedding row that training leaves as it is: the pre-trained rows after the
 // trainable ones, or none.
 std::size_t first_frozen_word_row(const Model& model) {
@@ -263,18 +300,38 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
   const VectorAnchors anchors = read_vector_anchors(model, options);
 
   std::vector<train::Example> examples;
-  std::vector<std::size_t> lengths;
   std::size_t total_words = 0;
   for (const Sentence& sentence : train) {
     if (sentence.words.empty()) continue;
     examples.push_back(make_example(model, sentence));
-    lengths.push_back(sentence.words.size());
     total_words += sentence.words.size();
   }
+  const std::vector<train::Example> silver =
+      options.silver_path.empty() ? std::vector<train::Example>{}
+                                  : read_silver_examples(model, options.silver_path);
+  const auto silver_of_epoch =
+      silver_slices(silver, options.silver_ratio * static_cast<double>(total_words), options.epochs);
+  // Word dropout counts a word over everything trained on, silver included: a word seen only
+  // in silver data would otherwise have count 0 and always be dropped.
   std::vector<int> word_counts(static_cast<std::size_t>(model.words.size()), 0);
-  for (const train::Example& example : examples) {
-    for (const WordFeatures& word : example.words) ++word_counts[static_cast<std::size_t>(word.word_id)];
+  using Examples = std::vector<train::Example>;
+  for (const Examples* set : std::initializer_list<const Examples*>{&examples, &silver}) {
+    for (const train::Example& example : *set) {
+      for (const WordFeatures& word : example.words) {
+        ++word_counts[static_cast<std::size_t>(word.word_id)];
+      }
+    }
   }
+  // Epoch e trains on the treebank and silver_of_epoch[e - 1]: example k of the epoch is
+  // examples[k], then silver[slice[k - examples.size()]].
+  const auto epoch_examples = [&](int epoch) {
+    std::vector<const train::Example*> chosen;
+    for (const train::Example& example : examples) chosen.push_back(&example);
+    for (std::size_t index : silver_of_epoch[static_cast<std::size_t>(epoch - 1)]) {
+      chosen.push_back(&silver[index]);
+    }
+    return chosen;
+  };
 
   train::AdamW adam(config, {options.beta1, options.beta2, options.adam_epsilon,
                              options.weight_decay});
@@ -283,9 +340,12 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
   adam.set_steps(state.steps);
 
   const std::size_t batch_size = static_cast<std::size_t>(std::max(1, options.batch_size));
-  const std::int64_t steps_per_epoch =
-      static_cast<std::int64_t>((examples.size() + batch_size - 1) / batch_size);
-  const std::int64_t total_steps = steps_per_epoch * options.epochs;
+  std::int64_t total_steps = 0;
+  for (int epoch = 1; epoch <= options.epochs; ++epoch) {
+    const std::size_t sentences =
+        examples.size() + silver_of_epoch[static_cast<std::size_t>(epoch - 1)].size();
+    total_steps += static_cast<std::int64_t>((sentences + batch_size - 1) / batch_size);
+  }
   const std::size_t thread_count = static_cast<std::size_t>(std::max(1, options.threads));
   std::vector<Parameters> thread_gradients(thread_count, zero_parameters(config));
   const train::TrainableSizes trainable =
@@ -296,6 +356,9 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
   for (int epoch = state.epochs_done + 1; epoch <= options.epochs; ++epoch) {
     if (state.epochs_without_improvement >= options.patience) break;
     const auto epoch_start = Clock::now();
+    const std::vector<const train::Example*> chosen = epoch_examples(epoch);
+    std::vector<std::size_t> lengths;
+    for (const train::Example* example : chosen) lengths.push_back(example->words.size());
     const auto batches = train::make_batches(lengths, options.batch_size,
                                              train::derive_seed(options.seed, 1, epoch));
     double epoch_loss = 0.0;
@@ -314,7 +377,7 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
         for (std::size_t i = t; i < batch.size(); i += thread_count) {
           generators.emplace_back(
               train::derive_seed(options.seed, 2 + static_cast<std::uint64_t>(step), i));
-          thread_examples.push_back(examples[batch[i]]);
+          thread_examples.push_back(*chosen[batch[i]]);
           drop_words(thread_examples.back(), word_counts, options.word_dropout,
                      generators.back());
         }
@@ -355,7 +418,7 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
       sentences_done += batch.size();
       if (observer.on_progress) {
         const double seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
-        observer.on_progress({epoch, options.epochs, sentences_done, examples.size(),
+        observer.on_progress({epoch, options.epochs, sentences_done, chosen.size(),
                               epoch_loss / static_cast<double>(std::max<std::size_t>(1, epoch_words)),
                               sentences_done / std::max(1e-9, seconds)});
       }
@@ -420,6 +483,12 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
   record.fields["epochs"] = std::to_string(state.epochs_done);
   record.fields["train_sentences"] = std::to_string(examples.size());
   record.fields["train_words"] = std::to_string(total_words);
+  if (!options.silver_path.empty()) {
+    // By file name only: the record must not name a path on the training machine.
+    record.fields["silver"] = std::filesystem::path(options.silver_path).filename().string();
+    record.fields["silver_sentences"] = std::to_string(silver.size());
+    record.fields["silver_ratio"] = std::to_string(options.silver_ratio);
+  }
   record.fields["date"] = today();
   best.self_tests = options.self_tests;
   return best;
