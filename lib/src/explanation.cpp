@@ -1,78 +1,137 @@
-// Occlusion: the sentence and its n copies with one word masked, tagged in batches.
+// Occlusion: the sentence and its n copies with one word masked, run through the network
+// together (InferenceNetwork::forward_masked), split over threads.
 #include "sawtag/explanation.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <string>
-#include <utility>
+#include <thread>
+#include <vector>
 
+#include "infer/inference_network.hpp"
 #include "sawtag/error.hpp"
-#include "sawtag/features.hpp"
+#include "tagger_internals.hpp"
 
 namespace sawtag {
 
 namespace {
 
-// Words tagged per Tagger::tag_batch call. Each keeps every tag's probability (about 70
-// candidates of ~40 bytes with the shipped model), so this bounds memory at ~12 MB for any
-// sentence; a sentence of up to 64 words and its copies go in one call.
-constexpr int kWordsPerCall = 4096;
+// The sentence ("window" 0) and its masked copies (window j + 1 masks word j), each n rows of
+// probabilities: both tag sets' softmax side by side, and each row's most likely tags.
+struct Probabilities {
+  int columns = 0;             // num_upos + num_xpos
+  std::vector<float> values;   // [(n + 1) n, columns]
+  std::vector<int> best_upos;  // [(n + 1) n]: index into the model's UPOS tags
+  std::vector<int> best_xpos;
 
-// The probability of `tag` among `candidates` (all of a word's tags, tag_batch's top_k).
-float probability_of(const std::vector<TagCandidate>& candidates, const std::string& tag) {
-  for (const TagCandidate& candidate : candidates) {
-    if (candidate.tag == tag) return candidate.probability;
+  const float* row(std::size_t r) const { return values.data() + r * columns; }
+};
+
+// Runs windows [first_window, last_window) through the network and fills their rows of
+// `probabilities` as Tagger does (tag_softmax, then the first most likely tag).
+void run_windows(const Tagger& tagger, const std::vector<std::string>& words, int first_window,
+                 int last_window, Probabilities& probabilities) {
+  if (first_window >= last_window) return;
+  const Model& model = tagger.model();
+  const int num_upos = model.config.num_upos;
+  const int num_xpos = model.config.num_xpos;
+  const auto n = static_cast<int>(words.size());
+  infer::MaskedCopies copies;
+  copies.with_sentence = first_window == 0;
+  copies.first = std::max(first_window, 1) - 1;
+  copies.last = last_window - 1;
+  std::vector<float> logits;
+  TaggerInternals::network(tagger).forward_masked(words, copies, logits);
+  const int columns = num_upos + num_xpos;  // the network's logit columns too
+  std::vector<float> softmax;
+  const auto first_row = static_cast<std::size_t>(first_window) * static_cast<std::size_t>(n);
+  const std::size_t rows = static_cast<std::size_t>(last_window - first_window) * n;
+  for (std::size_t r = 0; r < rows; ++r) {
+    const float* row_logits = logits.data() + r * columns;
+    float* out = probabilities.values.data() + (first_row + r) * columns;
+    tag_softmax(row_logits, num_upos, model.calibration.upos_temperature, softmax);
+    std::copy(softmax.begin(), softmax.end(), out);
+    probabilities.best_upos[first_row + r] =
+        static_cast<int>(std::max_element(softmax.begin(), softmax.end()) - softmax.begin());
+    tag_softmax(row_logits + num_upos, num_xpos, model.calibration.xpos_temperature, softmax);
+    std::copy(softmax.begin(), softmax.end(), out + num_upos);
+    probabilities.best_xpos[first_row + r] =
+        static_cast<int>(std::max_element(softmax.begin(), softmax.end()) - softmax.begin());
   }
-  return 0.0f;  // not reached: top_k covers every tag
 }
 
 }  // namespace
 
-SentenceExplanation explain_tags(const Tagger& tagger, const std::vector<std::string>& words) {
+SentenceExplanation explain_tags(const Tagger& tagger, const std::vector<std::string>& words,
+                                 const ExplainOptions& options) {
   const auto n = static_cast<int>(words.size());
   if (n > tagger.max_window()) {
     throw InputError("explain: a sentence of " + std::to_string(n) +
                      " words is longer than the model's window of " +
                      std::to_string(tagger.max_window()) + " words; explain it in shorter parts");
   }
-  const ModelConfig& config = tagger.model().config;
-  TagOptions options;
-  options.top_k = std::max(config.num_upos, config.num_xpos);  // every tag's probability
   SentenceExplanation explanation;
   explanation.num_words = n;
-  explanation.occlusions.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
-  // The sentence, then its masked copies, kWordsPerCall words to a tag_batch call (the first
-  // call also has the sentence as it is).
-  const int copies_per_call = std::max(1, kWordsPerCall / std::max(1, n));
-  for (int first = 0; first < std::max(n, 1); first += copies_per_call) {
-    const int last = std::min(n, first + copies_per_call);  // masked words [first, last)
-    std::vector<std::vector<std::string>> sentences;
-    if (first == 0) sentences.push_back(words);
-    for (int j = first; j < last; ++j) {
-      sentences.push_back(words);
-      sentences.back()[static_cast<std::size_t>(j)] = kMaskedWord;
-    }
-    std::vector<TagResult> results = tagger.tag_batch(sentences, options);
-    if (first == 0) explanation.tags = std::move(results.front());
-    const std::size_t first_copy = first == 0 ? 1 : 0;
-    for (int j = first; j < last; ++j) {
-      const TagResult& masked = results[first_copy + static_cast<std::size_t>(j - first)];
-      for (int i = 0; i < n; ++i) {
-        const WordTags& original = explanation.tags.words[static_cast<std::size_t>(i)];
-        const WordTags& tags = masked.words[static_cast<std::size_t>(i)];
-        Occlusion& occlusion = explanation.occlusions[static_cast<std::size_t>(i) * n + j];
-        occlusion.upos_drop =
-            original.upos_probability - probability_of(tags.upos_top, original.upos);
-        occlusion.xpos_drop =
-            original.xpos_probability - probability_of(tags.xpos_top, original.xpos);
-        occlusion.upos_when_masked = tags.upos;
-        occlusion.xpos_when_masked = tags.xpos;
+  if (n == 0) return explanation;
+  const Model& model = tagger.model();
+  const int num_upos = model.config.num_upos;
+  Probabilities probabilities;
+  probabilities.columns = num_upos + model.config.num_xpos;
+  const std::size_t rows = static_cast<std::size_t>(n + 1) * static_cast<std::size_t>(n);
+  probabilities.values.resize(rows * probabilities.columns);
+  probabilities.best_upos.resize(rows);
+  probabilities.best_xpos.resize(rows);
+
+  // Thread t runs windows [(n + 1) t / T, (n + 1) (t + 1) / T); the calling thread runs the first.
+  const int windows = n + 1;
+  const int threads = std::clamp(options.threads, 1, windows);
+  const auto boundary = [&](int t) { return windows * t / threads; };
+  std::vector<std::thread> helpers;
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
+  for (int t = 1; t < threads; ++t) {
+    helpers.emplace_back([&, t] {
+      try {
+        run_windows(tagger, words, boundary(t), boundary(t + 1), probabilities);
+      } catch (...) {
+        errors[static_cast<std::size_t>(t)] = std::current_exception();
       }
-    }
+    });
   }
-  for (WordTags& word : explanation.tags.words) {
-    word.upos_top.clear();
-    word.xpos_top.clear();
+  try {
+    run_windows(tagger, words, boundary(0), boundary(1), probabilities);
+  } catch (...) {
+    errors[0] = std::current_exception();
+  }
+  for (std::thread& helper : helpers) helper.join();
+  for (const std::exception_ptr& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+
+  // Window 0: the sentence's tags, as Tagger::tag gives them.
+  explanation.tags.words.resize(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    WordTags& tags = explanation.tags.words[static_cast<std::size_t>(i)];
+    const auto r = static_cast<std::size_t>(i);
+    tags.upos = model.upos.at(probabilities.best_upos[r]);
+    tags.xpos = model.xpos.at(probabilities.best_xpos[r]);
+    tags.upos_probability = probabilities.row(r)[probabilities.best_upos[r]];
+    tags.xpos_probability = probabilities.row(r)[num_upos + probabilities.best_xpos[r]];
+  }
+  explanation.occlusions.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < n; ++i) {
+      const auto plain = static_cast<std::size_t>(i);
+      const std::size_t masked = static_cast<std::size_t>(j + 1) * n + i;
+      const WordTags& original = explanation.tags.words[plain];
+      const float* row = probabilities.row(masked);
+      Occlusion& occlusion = explanation.occlusions[plain * n + j];
+      occlusion.upos_drop = original.upos_probability - row[probabilities.best_upos[plain]];
+      occlusion.xpos_drop =
+          original.xpos_probability - row[num_upos + probabilities.best_xpos[plain]];
+      occlusion.upos_when_masked = model.upos.at(probabilities.best_upos[masked]);
+      occlusion.xpos_when_masked = model.xpos.at(probabilities.best_xpos[masked]);
+    }
   }
   return explanation;
 }

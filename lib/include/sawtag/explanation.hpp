@@ -35,14 +35,22 @@ struct SentenceExplanation {
   }
 };
 
-// Explains every word's tags. The sentence and its n masked copies go through Tagger::tag_batch
-// (one call for up to 64 words, else calls of about 4096 words, which bounds memory; batching
-// never changes a result), so upos_drop is exactly tags.words[i].upos_probability minus the
-// probability of that tag in the result Tagger::tag gives for the masked sentence (tag_batch's
-// top_k candidates: the same probabilities `sawtag tag --probs` writes). Throws InputError when
-// the sentence has more than tagger.max_window() words: such a sentence is tagged in overlapping
-// windows and its explanations would cost n^2 window passes; explain it in shorter sentences.
-SentenceExplanation explain_tags(const Tagger& tagger, const std::vector<std::string>& words);
+struct ExplainOptions {
+  // Threads the sentence's masked copies are split over (the calling thread is one of them);
+  // any number gives the same result, bit for bit.
+  int threads = 1;
+};
+
+// Explains every word's tags. The sentence and its n masked copies run through the tagger's
+// network together, the first layer's work on the unmasked words shared by every copy, and
+// give exactly the logits Tagger::tag gives for each masked sentence (batching and sharing
+// never change a result). So upos_drop is exactly tags.words[i].upos_probability minus the
+// probability of that tag in the result Tagger::tag gives for the masked sentence (top_k: the
+// same probabilities `sawtag tag --probs` writes). Throws InputError when the sentence has more
+// than tagger.max_window() words: such a sentence is tagged in overlapping windows and its
+// explanations would cost n^2 window passes; explain it in shorter sentences.
+SentenceExplanation explain_tags(const Tagger& tagger, const std::vector<std::string>& words,
+                                 const ExplainOptions& options = {});
 
 enum class ExplainedTag { upos, xpos };
 
