@@ -27,10 +27,13 @@ float probability_of(const std::vector<sawtag::TagCandidate>& candidates, const 
 }
 
 // Each word of `words` masked in turn and tagged alone with Tagger::tag: the drops and tags
-// must be exactly those of explain_tags.
+// must be exactly those of explain_tags, on `threads` threads.
 void check_against_masked_tagging(const sawtag::Tagger& tagger,
-                                  const std::vector<std::string>& words) {
-  const sawtag::SentenceExplanation explanation = sawtag::explain_tags(tagger, words);
+                                  const std::vector<std::string>& words, int threads = 1) {
+  INFO(threads << " threads");
+  sawtag::ExplainOptions options;
+  options.threads = threads;
+  const sawtag::SentenceExplanation explanation = sawtag::explain_tags(tagger, words, options);
   const auto n = static_cast<int>(words.size());
   REQUIRE(explanation.num_words == n);
   REQUIRE(explanation.occlusions.size() == words.size() * words.size());
@@ -75,7 +78,16 @@ TEST_CASE("explain: each drop is what tagging the masked sentence gives", "[expl
   check_against_masked_tagging(fastest, {"The", "dog", "saw", "a", "saw", "."});
 }
 
-TEST_CASE("explain: a sentence tagged in several calls (over 64 words) is as exact",
+TEST_CASE("explain: any number of threads gives the same drops", "[explain]") {
+  const sawtag::Tagger tagger(std::make_shared<const sawtag::Model>(make_random_model()));
+  const std::vector<std::string> words{"The", "dog", "saw", "a", "saw", "in", "the", "yard", "."};
+  // 9 words: the sentence and 9 copies split unevenly, one copy a thread, more threads than
+  // copies.
+  for (const int threads : {2, 3, 10, 16}) check_against_masked_tagging(tagger, words, threads);
+  check_against_masked_tagging(tagger, {"saw"}, 2);
+}
+
+TEST_CASE("explain: a sentence of over 64 words (several batches, Eigen's attention) is as exact",
           "[explain]") {
   sawtag::ModelConfig config = tiny_config();
   config.max_sequence_length = 80;
@@ -84,6 +96,7 @@ TEST_CASE("explain: a sentence tagged in several calls (over 64 words) is as exa
   const char* const forms[] = {"the", "dog", "saw", "a", "saw", "and", "I", "see", "it", ","};
   for (int i = 0; i < 70; ++i) words.emplace_back(forms[(i * 7) % 10]);
   check_against_masked_tagging(tagger, words);
+  check_against_masked_tagging(tagger, words, 2);
 }
 
 TEST_CASE("explain: an empty sentence has no occlusions", "[explain]") {
