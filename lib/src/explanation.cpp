@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <future>
 #include <string>
 #include <thread>
 #include <vector>
@@ -17,47 +18,108 @@ namespace sawtag {
 
 namespace {
 
-// The sentence ("window" 0) and its masked copies (window j + 1 masks word j), each n rows of
-// probabilities: both tag sets' softmax side by side, and each row's most likely tags.
-struct Probabilities {
-  int columns = 0;             // num_upos + num_xpos
-  std::vector<float> values;   // [(n + 1) n, columns]
-  std::vector<int> best_upos;  // [(n + 1) n]: index into the model's UPOS tags
-  std::vector<int> best_xpos;
+// Masked copies run through the network per forward_masked call: this bounds the logits kept
+// at a time (4096 rows of ~70 floats, ~1.1 MB a thread); a sentence of up to 136 words has all
+// its copies in one call (a call also recomputes the first layer's rows of the sentence).
+constexpr int kWordsPerCall = 4096;
 
-  const float* row(std::size_t r) const { return values.data() + r * columns; }
+// One row's tags as Tagger gives them: tag_softmax, then the first most likely tag.
+struct RowTags {
+  int upos = 0;  // indices into the model's tag sets
+  int xpos = 0;
+  std::vector<float> upos_probabilities;
+  std::vector<float> xpos_probabilities;
+
+  void compute(const Model& model, const float* logits) {
+    const int num_upos = model.config.num_upos;
+    tag_softmax(logits, num_upos, model.calibration.upos_temperature, upos_probabilities);
+    tag_softmax(logits + num_upos, model.config.num_xpos, model.calibration.xpos_temperature,
+                xpos_probabilities);
+    upos = most_likely(upos_probabilities);
+    xpos = most_likely(xpos_probabilities);
+  }
+  static int most_likely(const std::vector<float>& probabilities) {
+    return static_cast<int>(std::max_element(probabilities.begin(), probabilities.end()) -
+                            probabilities.begin());
+  }
 };
 
-// Runs windows [first_window, last_window) through the network and fills their rows of
-// `probabilities` as Tagger does (tag_softmax, then the first most likely tag).
-void run_windows(const Tagger& tagger, const std::vector<std::string>& words, int first_window,
-                 int last_window, Probabilities& probabilities) {
-  if (first_window >= last_window) return;
-  const Model& model = tagger.model();
-  const int num_upos = model.config.num_upos;
-  const int num_xpos = model.config.num_xpos;
-  const auto n = static_cast<int>(words.size());
-  infer::MaskedCopies copies;
-  copies.with_sentence = first_window == 0;
-  copies.first = std::max(first_window, 1) - 1;
-  copies.last = last_window - 1;
+// The sentence's own tags: what the occlusions are measured against.
+struct SentenceTags {
+  std::vector<int> upos, xpos;  // [n]: indices into the model's tag sets
+  TagResult result;             // as Tagger::tag gives it
+};
+
+// What one thread does: windows [first_window, last_window) of the sentence (window 0: the
+// sentence as it is, published through `sentence_tags`; window j + 1: word j masked, written
+// to the occlusions of column j once the sentence's tags are known).
+struct Share {
+  const Tagger* tagger = nullptr;
+  const std::vector<std::string>* words = nullptr;
+  int first_window = 0;
+  int last_window = 0;
+};
+
+SentenceTags tag_sentence(const Share& share) {
+  const Model& model = share.tagger->model();
+  const auto n = static_cast<int>(share.words->size());
+  infer::MaskedCopies sentence_only;
   std::vector<float> logits;
-  TaggerInternals::network(tagger).forward_masked(words, copies, logits);
-  const int columns = num_upos + num_xpos;  // the network's logit columns too
-  std::vector<float> softmax;
-  const auto first_row = static_cast<std::size_t>(first_window) * static_cast<std::size_t>(n);
-  const std::size_t rows = static_cast<std::size_t>(last_window - first_window) * n;
-  for (std::size_t r = 0; r < rows; ++r) {
-    const float* row_logits = logits.data() + r * columns;
-    float* out = probabilities.values.data() + (first_row + r) * columns;
-    tag_softmax(row_logits, num_upos, model.calibration.upos_temperature, softmax);
-    std::copy(softmax.begin(), softmax.end(), out);
-    probabilities.best_upos[first_row + r] =
-        static_cast<int>(std::max_element(softmax.begin(), softmax.end()) - softmax.begin());
-    tag_softmax(row_logits + num_upos, num_xpos, model.calibration.xpos_temperature, softmax);
-    std::copy(softmax.begin(), softmax.end(), out + num_upos);
-    probabilities.best_xpos[first_row + r] =
-        static_cast<int>(std::max_element(softmax.begin(), softmax.end()) - softmax.begin());
+  TaggerInternals::network(*share.tagger).forward_masked(*share.words, sentence_only, logits);
+  const int columns = model.config.num_upos + model.config.num_xpos;
+  SentenceTags tags;
+  tags.result.words.resize(static_cast<std::size_t>(n));
+  RowTags row;
+  for (int i = 0; i < n; ++i) {
+    row.compute(model, logits.data() + static_cast<std::size_t>(i) * columns);
+    tags.upos.push_back(row.upos);
+    tags.xpos.push_back(row.xpos);
+    WordTags& word = tags.result.words[static_cast<std::size_t>(i)];
+    word.upos = model.upos.at(row.upos);
+    word.xpos = model.xpos.at(row.xpos);
+    word.upos_probability = row.upos_probabilities[static_cast<std::size_t>(row.upos)];
+    word.xpos_probability = row.xpos_probabilities[static_cast<std::size_t>(row.xpos)];
+  }
+  return tags;
+}
+
+void run_share(const Share& share, std::promise<SentenceTags>* sentence_promise,
+               const std::shared_future<SentenceTags>& sentence_tags,
+               SentenceExplanation& explanation) {
+  const Model& model = share.tagger->model();
+  const auto n = static_cast<int>(share.words->size());
+  const int columns = model.config.num_upos + model.config.num_xpos;
+  int first_copy = share.first_window - 1;
+  if (share.first_window == 0) {
+    sentence_promise->set_value(tag_sentence(share));
+    first_copy = 0;
+  }
+  const int last_copy = share.last_window - 1;
+  const int copies_per_call = std::max(1, kWordsPerCall / n);
+  std::vector<float> logits;
+  RowTags row;
+  for (int first = first_copy; first < last_copy; first += copies_per_call) {
+    infer::MaskedCopies copies;
+    copies.first = first;
+    copies.last = std::min(last_copy, first + copies_per_call);
+    copies.with_sentence = false;
+    TaggerInternals::network(*share.tagger).forward_masked(*share.words, copies, logits);
+    const SentenceTags& original = sentence_tags.get();  // waits for the sentence's tags
+    for (int j = copies.first; j < copies.last; ++j) {
+      for (int i = 0; i < n; ++i) {
+        const auto word = static_cast<std::size_t>(i);
+        row.compute(model, logits.data() +
+                               (static_cast<std::size_t>(j - copies.first) * n + word) * columns);
+        const WordTags& tags = original.result.words[word];
+        Occlusion& occlusion = explanation.occlusions[word * n + static_cast<std::size_t>(j)];
+        occlusion.upos_drop = tags.upos_probability -
+                              row.upos_probabilities[static_cast<std::size_t>(original.upos[word])];
+        occlusion.xpos_drop = tags.xpos_probability -
+                              row.xpos_probabilities[static_cast<std::size_t>(original.xpos[word])];
+        occlusion.upos_when_masked = model.upos.at(row.upos);
+        occlusion.xpos_when_masked = model.xpos.at(row.xpos);
+      }
+    }
   }
 }
 
@@ -74,65 +136,46 @@ SentenceExplanation explain_tags(const Tagger& tagger, const std::vector<std::st
   SentenceExplanation explanation;
   explanation.num_words = n;
   if (n == 0) return explanation;
-  const Model& model = tagger.model();
-  const int num_upos = model.config.num_upos;
-  Probabilities probabilities;
-  probabilities.columns = num_upos + model.config.num_xpos;
-  const std::size_t rows = static_cast<std::size_t>(n + 1) * static_cast<std::size_t>(n);
-  probabilities.values.resize(rows * probabilities.columns);
-  probabilities.best_upos.resize(rows);
-  probabilities.best_xpos.resize(rows);
+  explanation.occlusions.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
 
-  // Thread t runs windows [(n + 1) t / T, (n + 1) (t + 1) / T); the calling thread runs the first.
+  // Thread t runs windows [(n + 1) t / T, (n + 1) (t + 1) / T): the calling thread runs the
+  // first, which holds the sentence itself; the others wait for its tags only once their first
+  // masked copies are through the network.
   const int windows = n + 1;
   const int threads = std::clamp(options.threads, 1, windows);
-  const auto boundary = [&](int t) { return windows * t / threads; };
-  std::vector<std::thread> helpers;
+  std::vector<Share> shares(static_cast<std::size_t>(threads));
+  for (int t = 0; t < threads; ++t) {
+    shares[static_cast<std::size_t>(t)] =
+        Share{&tagger, &words, windows * t / threads, windows * (t + 1) / threads};
+  }
+  std::promise<SentenceTags> sentence_promise;
+  const std::shared_future<SentenceTags> sentence_tags = sentence_promise.get_future().share();
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
+  std::vector<std::thread> helpers;
   for (int t = 1; t < threads; ++t) {
     helpers.emplace_back([&, t] {
       try {
-        run_windows(tagger, words, boundary(t), boundary(t + 1), probabilities);
+        run_share(shares[static_cast<std::size_t>(t)], nullptr, sentence_tags, explanation);
       } catch (...) {
         errors[static_cast<std::size_t>(t)] = std::current_exception();
       }
     });
   }
   try {
-    run_windows(tagger, words, boundary(0), boundary(1), probabilities);
+    run_share(shares.front(), &sentence_promise, sentence_tags, explanation);
   } catch (...) {
-    errors[0] = std::current_exception();
+    errors.front() = std::current_exception();
+    // The helpers wait for the sentence's tags: give them the error instead.
+    try {
+      sentence_promise.set_exception(errors.front());
+    } catch (const std::future_error&) {  // the tags were set before the error
+    }
   }
   for (std::thread& helper : helpers) helper.join();
   for (const std::exception_ptr& error : errors) {
     if (error) std::rethrow_exception(error);
   }
-
-  // Window 0: the sentence's tags, as Tagger::tag gives them.
-  explanation.tags.words.resize(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    WordTags& tags = explanation.tags.words[static_cast<std::size_t>(i)];
-    const auto r = static_cast<std::size_t>(i);
-    tags.upos = model.upos.at(probabilities.best_upos[r]);
-    tags.xpos = model.xpos.at(probabilities.best_xpos[r]);
-    tags.upos_probability = probabilities.row(r)[probabilities.best_upos[r]];
-    tags.xpos_probability = probabilities.row(r)[num_upos + probabilities.best_xpos[r]];
-  }
-  explanation.occlusions.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
-  for (int j = 0; j < n; ++j) {
-    for (int i = 0; i < n; ++i) {
-      const auto plain = static_cast<std::size_t>(i);
-      const std::size_t masked = static_cast<std::size_t>(j + 1) * n + i;
-      const WordTags& original = explanation.tags.words[plain];
-      const float* row = probabilities.row(masked);
-      Occlusion& occlusion = explanation.occlusions[plain * n + j];
-      occlusion.upos_drop = original.upos_probability - row[probabilities.best_upos[plain]];
-      occlusion.xpos_drop =
-          original.xpos_probability - row[num_upos + probabilities.best_xpos[plain]];
-      occlusion.upos_when_masked = model.upos.at(probabilities.best_upos[masked]);
-      occlusion.xpos_when_masked = model.xpos.at(probabilities.best_xpos[masked]);
-    }
-  }
+  explanation.tags = sentence_tags.get().result;
   return explanation;
 }
 
