@@ -42,13 +42,15 @@ struct ExplainOptions {
 };
 
 // Explains every word's tags. The sentence and its n masked copies run through the tagger's
-// network together, the first layer's work on the unmasked words shared by every copy, and
-// give exactly the logits Tagger::tag gives for each masked sentence (batching and sharing
-// never change a result). So upos_drop is exactly tags.words[i].upos_probability minus the
-// probability of that tag in the result Tagger::tag gives for the masked sentence (top_k: the
-// same probabilities `sawtag tag --probs` writes). Throws InputError when the sentence has more
-// than tagger.max_window() words: such a sentence is tagged in overlapping windows and its
-// explanations would cost n^2 window passes; explain it in shorter sentences.
+// network in batches (the copies of one sentence 4096 words at a time, which bounds memory),
+// the first layer's norm and Q/K/V product of the unmasked words computed once for all the
+// copies; each masked sentence still gets exactly the logits Tagger::tag gives it (a row's
+// result depends on its own window only, so batching and sharing never change a bit). So
+// upos_drop is exactly tags.words[i].upos_probability minus the probability of that tag in the
+// result Tagger::tag gives for the masked sentence (top_k: the same probabilities `sawtag tag
+// --probs` writes). Throws InputError when the sentence has more than tagger.max_window()
+// words: such a sentence is tagged in overlapping windows and its explanations would cost n^2
+// window passes; explain it in shorter sentences.
 SentenceExplanation explain_tags(const Tagger& tagger, const std::vector<std::string>& words,
                                  const ExplainOptions& options = {});
 
