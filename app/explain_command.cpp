@@ -85,12 +85,13 @@ void run_explain_command(const ExplainCommandOptions& options) {
   OutputFile output(options.output);
   std::unique_ptr<ExplanationWriter> writer;
   if (options.format == "json") writer = std::make_unique<ExplanationWriter>(output.stream(), view);
+  ExplainOptions explain_options;
+  explain_options.threads = options.threads;
+  Explainer explainer(tagger, explain_options);
   for (std::size_t s = 0; s < sentences.size(); ++s) {
     std::vector<std::string> forms;
     for (const Word& word : sentences[s].words) forms.push_back(word.form);
-    ExplainOptions explain;
-    explain.threads = options.threads;
-    const SentenceExplanation explanation = explain_tags(tagger, forms, explain);
+    const SentenceExplanation explanation = explainer.explain(forms);
     if (writer) {
       writer->write(sentences[s], explanation);
     } else {

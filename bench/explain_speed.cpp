@@ -1,10 +1,10 @@
 // Prints how long explaining one sentence takes once the model is loaded (README, "sawtag
 // explain"): the sentence and its n masked copies through the network, then the drops.
 //   sawtag_explain_bench MODEL [WORDS [THREADS]]
-// WORDS (default 30) words of an English sentence, cycled, explained with THREADS threads
-// (default 1); the median and the fastest of 21 runs, wall time and the process's CPU time
-// (user + sys, all threads), and the same for tagging as many words with Tagger::tag_batch on
-// one thread, for comparison.
+// WORDS (default 30) words of an English sentence, cycled, explained by a sawtag::Explainer
+// with THREADS threads (default 1), as `sawtag explain -j THREADS` explains; the median and the
+// fastest of 21 runs, wall time and the process's CPU time (user + sys, all threads), and the same
+// for tagging as many words with Tagger::tag_batch on one thread, for comparison.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -72,8 +72,8 @@ int main(int argc, char** argv) {
     const sawtag::Tagger tagger(std::make_shared<const sawtag::Model>(sawtag::load_model(argv[1])));
     // The reference: tagging as many words (the sentence n + 1 times) without top_k.
     const std::vector<std::vector<std::string>> copies(words.size() + 1, words);
-    const Timing explain =
-        time_runs([&] { return sawtag::explain_tags(tagger, words, options).num_words; });
+    sawtag::Explainer explainer(tagger, options);  // as `sawtag explain` runs it
+    const Timing explain = time_runs([&] { return explainer.explain(words).num_words; });
     const Timing tag = time_runs([&] { return static_cast<int>(tagger.tag_batch(copies).size()); });
     std::printf(
         "explain, %d words (the sentence and %d masked copies), %d thread%s: median %.2f ms, "

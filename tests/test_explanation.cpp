@@ -99,6 +99,42 @@ TEST_CASE("explain: a sentence of over 64 words (several batches, Eigen's attent
   check_against_masked_tagging(tagger, words, 2);
 }
 
+TEST_CASE("explain: an Explainer keeps its threads and gives what explain_tags gives",
+          "[explain]") {
+  const sawtag::Tagger tagger(std::make_shared<const sawtag::Model>(make_random_model()));
+  sawtag::ExplainOptions options;
+  options.threads = 3;
+  sawtag::Explainer explainer(tagger, options);
+  const std::vector<std::vector<std::string>> sentences{
+      {"I", "saw", "a", "saw", "."}, {"saw"}, {}, {"The", "dog", "saw", "it", "in", "the", "yard"}};
+  for (int round = 0; round < 2; ++round) {
+    for (const std::vector<std::string>& words : sentences) {
+      const sawtag::SentenceExplanation expected = sawtag::explain_tags(tagger, words);
+      const sawtag::SentenceExplanation actual = explainer.explain(words);
+      REQUIRE(actual.num_words == expected.num_words);
+      REQUIRE(actual.occlusions.size() == expected.occlusions.size());
+      for (std::size_t k = 0; k < expected.occlusions.size(); ++k) {
+        CHECK(actual.occlusions[k].upos_drop == expected.occlusions[k].upos_drop);
+        CHECK(actual.occlusions[k].xpos_drop == expected.occlusions[k].xpos_drop);
+        CHECK(actual.occlusions[k].upos_when_masked == expected.occlusions[k].upos_when_masked);
+        CHECK(actual.occlusions[k].xpos_when_masked == expected.occlusions[k].xpos_when_masked);
+      }
+      for (std::size_t i = 0; i < expected.tags.words.size(); ++i) {
+        CHECK(actual.tags.words[i].upos == expected.tags.words[i].upos);
+        CHECK(actual.tags.words[i].upos_probability == expected.tags.words[i].upos_probability);
+      }
+    }
+  }
+  // A refused sentence leaves it usable.
+  sawtag::ModelConfig config = tiny_config();
+  config.max_sequence_length = 3;
+  const sawtag::Tagger short_window(
+      std::make_shared<const sawtag::Model>(make_random_model(config)));
+  sawtag::Explainer short_explainer(short_window, options);
+  CHECK_THROWS_AS(short_explainer.explain({"a", "b", "c", "d"}), sawtag::InputError);
+  CHECK(short_explainer.explain({"a", "b", "c"}).num_words == 3);
+}
+
 TEST_CASE("explain: an empty sentence has no occlusions", "[explain]") {
   const sawtag::Tagger tagger(std::make_shared<const sawtag::Model>(make_random_model()));
   const sawtag::SentenceExplanation explanation = sawtag::explain_tags(tagger, {});

@@ -1,15 +1,17 @@
 // Occlusion: the sentence and its n copies with one word masked, run through the network
-// together (InferenceNetwork::forward_masked), split over threads.
+// together (InferenceNetwork::forward_masked), split over threads kept by an Explainer.
 #include "sawtag/explanation.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <exception>
 #include <future>
+#include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "helper_threads.hpp"
 #include "infer/inference_network.hpp"
 #include "sawtag/error.hpp"
 #include "tagger_internals.hpp"
@@ -125,13 +127,18 @@ void run_share(const Share& share, std::promise<SentenceTags>* sentence_promise,
 
 }  // namespace
 
-SentenceExplanation explain_tags(const Tagger& tagger, const std::vector<std::string>& words,
-                                 const ExplainOptions& options) {
+Explainer::Explainer(const Tagger& tagger, const ExplainOptions& options)
+    : tagger_(tagger),
+      helpers_(std::make_unique<HelperThreads>(std::max(1, options.threads) - 1)) {}
+
+Explainer::~Explainer() = default;
+
+SentenceExplanation Explainer::explain(const std::vector<std::string>& words) {
   const auto n = static_cast<int>(words.size());
-  if (n > tagger.max_window()) {
+  if (n > tagger_.max_window()) {
     throw InputError("explain: a sentence of " + std::to_string(n) +
                      " words is longer than the model's window of " +
-                     std::to_string(tagger.max_window()) + " words; explain it in shorter parts");
+                     std::to_string(tagger_.max_window()) + " words; explain it in shorter parts");
   }
   SentenceExplanation explanation;
   explanation.num_words = n;
@@ -140,43 +147,39 @@ SentenceExplanation explain_tags(const Tagger& tagger, const std::vector<std::st
 
   // Thread t runs windows [(n + 1) t / T, (n + 1) (t + 1) / T): the calling thread runs the
   // first, which holds the sentence itself; the others wait for its tags only once their first
-  // masked copies are through the network.
+  // masked copies are through the network. Threads beyond the n + 1 windows have nothing to do.
   const int windows = n + 1;
-  const int threads = std::clamp(options.threads, 1, windows);
-  std::vector<Share> shares(static_cast<std::size_t>(threads));
-  for (int t = 0; t < threads; ++t) {
-    shares[static_cast<std::size_t>(t)] =
-        Share{&tagger, &words, windows * t / threads, windows * (t + 1) / threads};
-  }
+  const int threads = std::min(helpers_->count() + 1, windows);
   std::promise<SentenceTags> sentence_promise;
   const std::shared_future<SentenceTags> sentence_tags = sentence_promise.get_future().share();
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
-  std::vector<std::thread> helpers;
-  for (int t = 1; t < threads; ++t) {
-    helpers.emplace_back([&, t] {
-      try {
-        run_share(shares[static_cast<std::size_t>(t)], nullptr, sentence_tags, explanation);
-      } catch (...) {
-        errors[static_cast<std::size_t>(t)] = std::current_exception();
-      }
-    });
-  }
-  try {
-    run_share(shares.front(), &sentence_promise, sentence_tags, explanation);
-  } catch (...) {
-    errors.front() = std::current_exception();
-    // The helpers wait for the sentence's tags: give them the error instead.
+  const auto job = [&](int t) {
+    if (t >= threads) return;
+    const Share share{&tagger_, &words, static_cast<int>(std::int64_t{windows} * t / threads),
+                      static_cast<int>(std::int64_t{windows} * (t + 1) / threads)};
     try {
-      sentence_promise.set_exception(errors.front());
-    } catch (const std::future_error&) {  // the tags were set before the error
+      run_share(share, t == 0 ? &sentence_promise : nullptr, sentence_tags, explanation);
+    } catch (...) {
+      errors[static_cast<std::size_t>(t)] = std::current_exception();
+      if (t == 0) {  // the helpers wait for the sentence's tags: give them the error instead
+        try {
+          sentence_promise.set_exception(std::current_exception());
+        } catch (const std::future_error&) {  // the tags were set before the error
+        }
+      }
     }
-  }
-  for (std::thread& helper : helpers) helper.join();
+  };
+  helpers_->run(job);
   for (const std::exception_ptr& error : errors) {
     if (error) std::rethrow_exception(error);
   }
   explanation.tags = sentence_tags.get().result;
   return explanation;
+}
+
+SentenceExplanation explain_tags(const Tagger& tagger, const std::vector<std::string>& words,
+                                 const ExplainOptions& options) {
+  return Explainer(tagger, options).explain(words);
 }
 
 std::vector<int> strongest_first(const SentenceExplanation& explanation, int word,

@@ -5,6 +5,7 @@
 // decision. docs/explain-format.md defines the mask and the JSON that `sawtag explain` writes.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,26 @@ struct ExplainOptions {
 // window passes; explain it in shorter sentences.
 SentenceExplanation explain_tags(const Tagger& tagger, const std::vector<std::string>& words,
                                  const ExplainOptions& options = {});
+
+class HelperThreads;
+
+// explain_tags for sentence after sentence: its threads (options.threads - 1 besides the
+// caller's) are started once and kept, each with its network buffers, instead of per call.
+// `tagger` must outlive it; explain() gives exactly what explain_tags gives and may be called
+// from one thread at a time.
+class Explainer {
+ public:
+  explicit Explainer(const Tagger& tagger, const ExplainOptions& options = {});
+  ~Explainer();
+  Explainer(const Explainer&) = delete;
+  Explainer& operator=(const Explainer&) = delete;
+
+  SentenceExplanation explain(const std::vector<std::string>& words);
+
+ private:
+  const Tagger& tagger_;
+  std::unique_ptr<HelperThreads> helpers_;
+};
 
 enum class ExplainedTag { upos, xpos };
 
