@@ -81,8 +81,8 @@ TEST_CASE("explain: each drop is what tagging the masked sentence gives", "[expl
 TEST_CASE("explain: any number of threads gives the same drops", "[explain]") {
   const sawtag::Tagger tagger(std::make_shared<const sawtag::Model>(make_random_model()));
   const std::vector<std::string> words{"The", "dog", "saw", "a", "saw", "in", "the", "yard", "."};
-  // 9 words: the sentence and 9 copies split unevenly, one copy a thread, more threads than
-  // copies.
+  // 9 words: the sentence and 9 copies split unevenly, two windows a thread (the most threads
+  // a sentence of 9 words uses), more threads than that.
   for (const int threads : {2, 3, 10, 16}) check_against_masked_tagging(tagger, words, threads);
   check_against_masked_tagging(tagger, {"saw"}, 2);
 }

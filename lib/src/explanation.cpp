@@ -25,6 +25,10 @@ namespace {
 // its copies in one call (a call also recomputes the first layer's rows of the sentence).
 constexpr int kWordsPerCall = 4096;
 
+// A thread gets at least this many windows: each thread also computes the first layer's rows of
+// the unmasked sentence, as much work as about a third of a window.
+constexpr int kWindowsPerThread = 2;
+
 // One row's tags as Tagger gives them: tag_softmax, then the first most likely tag.
 struct RowTags {
   int upos = 0;  // indices into the model's tag sets
@@ -147,9 +151,10 @@ SentenceExplanation Explainer::explain(const std::vector<std::string>& words) {
 
   // Thread t runs windows [(n + 1) t / T, (n + 1) (t + 1) / T): the calling thread runs the
   // first, which holds the sentence itself; the others wait for its tags only once their first
-  // masked copies are through the network. Threads beyond the n + 1 windows have nothing to do.
+  // masked copies are through the network. Threads beyond (n + 1) / kWindowsPerThread have nothing
+  // to do.
   const int windows = n + 1;
-  const int threads = std::min(helpers_->count() + 1, windows);
+  const int threads = std::min(helpers_->count() + 1, std::max(1, windows / kWindowsPerThread));
   std::promise<SentenceTags> sentence_promise;
   const std::shared_future<SentenceTags> sentence_tags = sentence_promise.get_future().share();
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));

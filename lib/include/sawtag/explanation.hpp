@@ -37,8 +37,8 @@ struct SentenceExplanation {
 };
 
 struct ExplainOptions {
-  // Threads the sentence's masked copies are split over (the calling thread is one of them);
-  // any number gives the same result, bit for bit.
+  // Threads the sentence's masked copies are split over (the calling thread is one of them; a
+  // sentence of n words uses at most (n + 1) / 2); any number gives the same result, bit for bit.
   int threads = 1;
 };
 
