@@ -21,7 +21,7 @@ namespace sawtag {
 namespace {
 
 // Masked copies run through the network per forward_masked call: this bounds the logits kept
-// at a time (4096 rows of ~70 floats, ~1.1 MB a thread); a sentence of up to 136 words has all
+// at a time (4096 rows of ~70 floats, ~1.1 MB a thread); a sentence of up to 64 words has all
 // its copies in one call (a call also recomputes the first layer's rows of the sentence).
 constexpr int kWordsPerCall = 4096;
 

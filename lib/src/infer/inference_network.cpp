@@ -253,7 +253,7 @@ void InferenceNetwork::forward_masked(const std::vector<std::string>& words,
   first_layer.query_key_value.apply(shared.normed.data(), width_, shared_rows,
                                     shared.projected.data());
 
-  // The sentence (when asked), then the copies, batch_windows windows at a time.
+  // The sentence (when asked), then the copies, about copies.batch_words rows at a time.
   const int total = (copies.with_sentence ? 1 : 0) + masked;
   const int per_batch = std::max(1, copies.batch_words / n);
   const int columns = num_logits();
