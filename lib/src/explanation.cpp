@@ -102,7 +102,7 @@ void run_share(const Share& share, std::promise<SentenceTags>* sentence_promise,
   }
   const int last_copy = share.last_window - 1;
   const int copies_per_call = std::max(1, kWordsPerCall / n);
-  std::vector<float> logits;
+  thread_local std::vector<float> logits;  // kept: a thread's calls reuse it
   RowTags row;
   for (int first = first_copy; first < last_copy; first += copies_per_call) {
     infer::MaskedCopies copies;
