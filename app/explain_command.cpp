@@ -1,7 +1,9 @@
 #include "explain_command.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "attention_input.hpp"
@@ -17,11 +19,16 @@
 namespace sawtag::cli {
 namespace {
 
+int default_threads() {
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 struct ExplainCommandOptions {
   std::vector<std::string> texts;  // words of text; "-" is stdin
   std::vector<std::string> files;
   std::string model;
   bool float32 = false;
+  int threads = default_threads();
   std::string input_kind = "raw";
   std::string format = "text";
   std::string tags = "upos";
@@ -78,10 +85,13 @@ void run_explain_command(const ExplainCommandOptions& options) {
   OutputFile output(options.output);
   std::unique_ptr<ExplanationWriter> writer;
   if (options.format == "json") writer = std::make_unique<ExplanationWriter>(output.stream(), view);
+  ExplainOptions explain_options;
+  explain_options.threads = options.threads;
+  Explainer explainer(tagger, explain_options);
   for (std::size_t s = 0; s < sentences.size(); ++s) {
     std::vector<std::string> forms;
     for (const Word& word : sentences[s].words) forms.push_back(word.form);
-    const SentenceExplanation explanation = explain_tags(tagger, forms);
+    const SentenceExplanation explanation = explainer.explain(forms);
     if (writer) {
       writer->write(sentences[s], explanation);
     } else {
@@ -113,6 +123,12 @@ void add_explain_command(CLI::App& app) {
   command->add_flag("--float32", options->float32,
                     "float32 matrix products even where bfloat16 AMX is available, as for "
                     "sawtag tag");
+  command
+      ->add_option("-j,--threads", options->threads,
+                   "Threads a sentence's masked copies are split over (default: the number of "
+                   "cores); the output is the same for any number")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
   command
       ->add_option("--input", options->input_kind,
                    "raw: running text, split by the model's tokenizer; tokenized: one sentence "

@@ -75,6 +75,14 @@ TEST_CASE_METHOD(CliFixture, "explain -f json: the schema, upos_prob as tag --pr
       CHECK(ids.count(static_cast<int>(i + 1)) == 0);
     }
   }
+  // The same bytes on any number of threads.
+  for (const char* threads : {"1", "3"}) {
+    INFO("-j " << threads);
+    const RunResult on_threads = run_sawtag(
+        {"explain", "-m", model, "-f", "json", "-j", threads, "I saw a saw. The dog saw it."});
+    CHECK(on_threads.exit_code == 0);
+    CHECK(on_threads.out == result.out);
+  }
 }
 
 TEST_CASE_METHOD(CliFixture, "explain: --tags both, --word, -o and the terminal view",

@@ -27,10 +27,13 @@ float probability_of(const std::vector<sawtag::TagCandidate>& candidates, const 
 }
 
 // Each word of `words` masked in turn and tagged alone with Tagger::tag: the drops and tags
-// must be exactly those of explain_tags.
+// must be exactly those of explain_tags, on `threads` threads.
 void check_against_masked_tagging(const sawtag::Tagger& tagger,
-                                  const std::vector<std::string>& words) {
-  const sawtag::SentenceExplanation explanation = sawtag::explain_tags(tagger, words);
+                                  const std::vector<std::string>& words, int threads = 1) {
+  INFO(threads << " threads");
+  sawtag::ExplainOptions options;
+  options.threads = threads;
+  const sawtag::SentenceExplanation explanation = sawtag::explain_tags(tagger, words, options);
   const auto n = static_cast<int>(words.size());
   REQUIRE(explanation.num_words == n);
   REQUIRE(explanation.occlusions.size() == words.size() * words.size());
@@ -75,7 +78,16 @@ TEST_CASE("explain: each drop is what tagging the masked sentence gives", "[expl
   check_against_masked_tagging(fastest, {"The", "dog", "saw", "a", "saw", "."});
 }
 
-TEST_CASE("explain: a sentence tagged in several calls (over 64 words) is as exact",
+TEST_CASE("explain: any number of threads gives the same drops", "[explain]") {
+  const sawtag::Tagger tagger(std::make_shared<const sawtag::Model>(make_random_model()));
+  const std::vector<std::string> words{"The", "dog", "saw", "a", "saw", "in", "the", "yard", "."};
+  // 9 words: the sentence and 9 copies split unevenly, two windows a thread (the most threads
+  // a sentence of 9 words uses), more threads than that.
+  for (const int threads : {2, 3, 10, 16}) check_against_masked_tagging(tagger, words, threads);
+  check_against_masked_tagging(tagger, {"saw"}, 2);
+}
+
+TEST_CASE("explain: a sentence of over 64 words (several batches, Eigen's attention) is as exact",
           "[explain]") {
   sawtag::ModelConfig config = tiny_config();
   config.max_sequence_length = 80;
@@ -84,6 +96,43 @@ TEST_CASE("explain: a sentence tagged in several calls (over 64 words) is as exa
   const char* const forms[] = {"the", "dog", "saw", "a", "saw", "and", "I", "see", "it", ","};
   for (int i = 0; i < 70; ++i) words.emplace_back(forms[(i * 7) % 10]);
   check_against_masked_tagging(tagger, words);
+  check_against_masked_tagging(tagger, words, 2);
+}
+
+TEST_CASE("explain: an Explainer keeps its threads and gives what explain_tags gives",
+          "[explain]") {
+  const sawtag::Tagger tagger(std::make_shared<const sawtag::Model>(make_random_model()));
+  sawtag::ExplainOptions options;
+  options.threads = 3;
+  sawtag::Explainer explainer(tagger, options);
+  const std::vector<std::vector<std::string>> sentences{
+      {"I", "saw", "a", "saw", "."}, {"saw"}, {}, {"The", "dog", "saw", "it", "in", "the", "yard"}};
+  for (int round = 0; round < 2; ++round) {
+    for (const std::vector<std::string>& words : sentences) {
+      const sawtag::SentenceExplanation expected = sawtag::explain_tags(tagger, words);
+      const sawtag::SentenceExplanation actual = explainer.explain(words);
+      REQUIRE(actual.num_words == expected.num_words);
+      REQUIRE(actual.occlusions.size() == expected.occlusions.size());
+      for (std::size_t k = 0; k < expected.occlusions.size(); ++k) {
+        CHECK(actual.occlusions[k].upos_drop == expected.occlusions[k].upos_drop);
+        CHECK(actual.occlusions[k].xpos_drop == expected.occlusions[k].xpos_drop);
+        CHECK(actual.occlusions[k].upos_when_masked == expected.occlusions[k].upos_when_masked);
+        CHECK(actual.occlusions[k].xpos_when_masked == expected.occlusions[k].xpos_when_masked);
+      }
+      for (std::size_t i = 0; i < expected.tags.words.size(); ++i) {
+        CHECK(actual.tags.words[i].upos == expected.tags.words[i].upos);
+        CHECK(actual.tags.words[i].upos_probability == expected.tags.words[i].upos_probability);
+      }
+    }
+  }
+  // A refused sentence leaves it usable.
+  sawtag::ModelConfig config = tiny_config();
+  config.max_sequence_length = 3;
+  const sawtag::Tagger short_window(
+      std::make_shared<const sawtag::Model>(make_random_model(config)));
+  sawtag::Explainer short_explainer(short_window, options);
+  CHECK_THROWS_AS(short_explainer.explain({"a", "b", "c", "d"}), sawtag::InputError);
+  CHECK(short_explainer.explain({"a", "b", "c"}).num_words == 3);
 }
 
 TEST_CASE("explain: an empty sentence has no occlusions", "[explain]") {

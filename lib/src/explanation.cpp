@@ -1,80 +1,190 @@
-// Occlusion: the sentence and its n copies with one word masked, tagged in batches.
+// Occlusion: the sentence and its n copies with one word masked, run through the network
+// together (InferenceNetwork::forward_masked), split over threads kept by an Explainer.
 #include "sawtag/explanation.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <exception>
+#include <future>
+#include <memory>
 #include <string>
-#include <utility>
+#include <vector>
 
+#include "helper_threads.hpp"
+#include "infer/inference_network.hpp"
 #include "sawtag/error.hpp"
-#include "sawtag/features.hpp"
+#include "tagger_internals.hpp"
 
 namespace sawtag {
 
 namespace {
 
-// Words tagged per Tagger::tag_batch call. Each keeps every tag's probability (about 70
-// candidates of ~40 bytes with the shipped model), so this bounds memory at ~12 MB for any
-// sentence; a sentence of up to 64 words and its copies go in one call.
+// Masked copies run through the network per forward_masked call: this bounds the logits kept
+// at a time (4096 rows of ~70 floats, ~1.1 MB a thread); a sentence of up to 64 words has all
+// its copies in one call (a call also recomputes the first layer's rows of the sentence).
 constexpr int kWordsPerCall = 4096;
 
-// The probability of `tag` among `candidates` (all of a word's tags, tag_batch's top_k).
-float probability_of(const std::vector<TagCandidate>& candidates, const std::string& tag) {
-  for (const TagCandidate& candidate : candidates) {
-    if (candidate.tag == tag) return candidate.probability;
+// A thread gets at least this many windows: each thread also computes the first layer's rows of
+// the unmasked sentence, as much work as about a third of a window.
+constexpr int kWindowsPerThread = 2;
+
+// One row's tags as Tagger gives them: tag_softmax, then the first most likely tag.
+struct RowTags {
+  int upos = 0;  // indices into the model's tag sets
+  int xpos = 0;
+  std::vector<float> upos_probabilities;
+  std::vector<float> xpos_probabilities;
+
+  void compute(const Model& model, const float* logits) {
+    const int num_upos = model.config.num_upos;
+    tag_softmax(logits, num_upos, model.calibration.upos_temperature, upos_probabilities);
+    tag_softmax(logits + num_upos, model.config.num_xpos, model.calibration.xpos_temperature,
+                xpos_probabilities);
+    upos = most_likely(upos_probabilities);
+    xpos = most_likely(xpos_probabilities);
   }
-  return 0.0f;  // not reached: top_k covers every tag
+  static int most_likely(const std::vector<float>& probabilities) {
+    return static_cast<int>(std::max_element(probabilities.begin(), probabilities.end()) -
+                            probabilities.begin());
+  }
+};
+
+// The sentence's own tags: what the occlusions are measured against.
+struct SentenceTags {
+  std::vector<int> upos, xpos;  // [n]: indices into the model's tag sets
+  TagResult result;             // as Tagger::tag gives it
+};
+
+// What one thread does: windows [first_window, last_window) of the sentence (window 0: the
+// sentence as it is, published through `sentence_tags`; window j + 1: word j masked, written
+// to the occlusions of column j once the sentence's tags are known).
+struct Share {
+  const Tagger* tagger = nullptr;
+  const std::vector<std::string>* words = nullptr;
+  int first_window = 0;
+  int last_window = 0;
+};
+
+SentenceTags tag_sentence(const Share& share) {
+  const Model& model = share.tagger->model();
+  const auto n = static_cast<int>(share.words->size());
+  infer::MaskedCopies sentence_only;
+  std::vector<float> logits;
+  TaggerInternals::network(*share.tagger).forward_masked(*share.words, sentence_only, logits);
+  const int columns = model.config.num_upos + model.config.num_xpos;
+  SentenceTags tags;
+  tags.result.words.resize(static_cast<std::size_t>(n));
+  RowTags row;
+  for (int i = 0; i < n; ++i) {
+    row.compute(model, logits.data() + static_cast<std::size_t>(i) * columns);
+    tags.upos.push_back(row.upos);
+    tags.xpos.push_back(row.xpos);
+    WordTags& word = tags.result.words[static_cast<std::size_t>(i)];
+    word.upos = model.upos.at(row.upos);
+    word.xpos = model.xpos.at(row.xpos);
+    word.upos_probability = row.upos_probabilities[static_cast<std::size_t>(row.upos)];
+    word.xpos_probability = row.xpos_probabilities[static_cast<std::size_t>(row.xpos)];
+  }
+  return tags;
+}
+
+void run_share(const Share& share, std::promise<SentenceTags>* sentence_promise,
+               const std::shared_future<SentenceTags>& sentence_tags,
+               SentenceExplanation& explanation) {
+  const Model& model = share.tagger->model();
+  const auto n = static_cast<int>(share.words->size());
+  const int columns = model.config.num_upos + model.config.num_xpos;
+  int first_copy = share.first_window - 1;
+  if (share.first_window == 0) {
+    sentence_promise->set_value(tag_sentence(share));
+    first_copy = 0;
+  }
+  const int last_copy = share.last_window - 1;
+  const int copies_per_call = std::max(1, kWordsPerCall / n);
+  thread_local std::vector<float> logits;  // kept: a thread's calls reuse it
+  RowTags row;
+  for (int first = first_copy; first < last_copy; first += copies_per_call) {
+    infer::MaskedCopies copies;
+    copies.first = first;
+    copies.last = std::min(last_copy, first + copies_per_call);
+    copies.with_sentence = false;
+    TaggerInternals::network(*share.tagger).forward_masked(*share.words, copies, logits);
+    const SentenceTags& original = sentence_tags.get();  // waits for the sentence's tags
+    for (int j = copies.first; j < copies.last; ++j) {
+      for (int i = 0; i < n; ++i) {
+        const auto word = static_cast<std::size_t>(i);
+        row.compute(model, logits.data() +
+                               (static_cast<std::size_t>(j - copies.first) * n + word) * columns);
+        const WordTags& tags = original.result.words[word];
+        Occlusion& occlusion = explanation.occlusions[word * n + static_cast<std::size_t>(j)];
+        occlusion.upos_drop = tags.upos_probability -
+                              row.upos_probabilities[static_cast<std::size_t>(original.upos[word])];
+        occlusion.xpos_drop = tags.xpos_probability -
+                              row.xpos_probabilities[static_cast<std::size_t>(original.xpos[word])];
+        occlusion.upos_when_masked = model.upos.at(row.upos);
+        occlusion.xpos_when_masked = model.xpos.at(row.xpos);
+      }
+    }
+  }
 }
 
 }  // namespace
 
-SentenceExplanation explain_tags(const Tagger& tagger, const std::vector<std::string>& words) {
+Explainer::Explainer(const Tagger& tagger, const ExplainOptions& options)
+    : tagger_(tagger),
+      helpers_(std::make_unique<HelperThreads>(std::max(1, options.threads) - 1)) {}
+
+Explainer::~Explainer() = default;
+
+SentenceExplanation Explainer::explain(const std::vector<std::string>& words) {
   const auto n = static_cast<int>(words.size());
-  if (n > tagger.max_window()) {
+  if (n > tagger_.max_window()) {
     throw InputError("explain: a sentence of " + std::to_string(n) +
                      " words is longer than the model's window of " +
-                     std::to_string(tagger.max_window()) + " words; explain it in shorter parts");
+                     std::to_string(tagger_.max_window()) + " words; explain it in shorter parts");
   }
-  const ModelConfig& config = tagger.model().config;
-  TagOptions options;
-  options.top_k = std::max(config.num_upos, config.num_xpos);  // every tag's probability
   SentenceExplanation explanation;
   explanation.num_words = n;
+  if (n == 0) return explanation;
   explanation.occlusions.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
-  // The sentence, then its masked copies, kWordsPerCall words to a tag_batch call (the first
-  // call also has the sentence as it is).
-  const int copies_per_call = std::max(1, kWordsPerCall / std::max(1, n));
-  for (int first = 0; first < std::max(n, 1); first += copies_per_call) {
-    const int last = std::min(n, first + copies_per_call);  // masked words [first, last)
-    std::vector<std::vector<std::string>> sentences;
-    if (first == 0) sentences.push_back(words);
-    for (int j = first; j < last; ++j) {
-      sentences.push_back(words);
-      sentences.back()[static_cast<std::size_t>(j)] = kMaskedWord;
-    }
-    std::vector<TagResult> results = tagger.tag_batch(sentences, options);
-    if (first == 0) explanation.tags = std::move(results.front());
-    const std::size_t first_copy = first == 0 ? 1 : 0;
-    for (int j = first; j < last; ++j) {
-      const TagResult& masked = results[first_copy + static_cast<std::size_t>(j - first)];
-      for (int i = 0; i < n; ++i) {
-        const WordTags& original = explanation.tags.words[static_cast<std::size_t>(i)];
-        const WordTags& tags = masked.words[static_cast<std::size_t>(i)];
-        Occlusion& occlusion = explanation.occlusions[static_cast<std::size_t>(i) * n + j];
-        occlusion.upos_drop =
-            original.upos_probability - probability_of(tags.upos_top, original.upos);
-        occlusion.xpos_drop =
-            original.xpos_probability - probability_of(tags.xpos_top, original.xpos);
-        occlusion.upos_when_masked = tags.upos;
-        occlusion.xpos_when_masked = tags.xpos;
+
+  // Thread t runs windows [(n + 1) t / T, (n + 1) (t + 1) / T): the calling thread runs the
+  // first, which holds the sentence itself; the others wait for its tags only once their first
+  // masked copies are through the network. Threads beyond (n + 1) / kWindowsPerThread have nothing
+  // to do.
+  const int windows = n + 1;
+  const int threads = std::min(helpers_->count() + 1, std::max(1, windows / kWindowsPerThread));
+  std::promise<SentenceTags> sentence_promise;
+  const std::shared_future<SentenceTags> sentence_tags = sentence_promise.get_future().share();
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
+  const auto job = [&](int t) {
+    if (t >= threads) return;
+    const Share share{&tagger_, &words, static_cast<int>(std::int64_t{windows} * t / threads),
+                      static_cast<int>(std::int64_t{windows} * (t + 1) / threads)};
+    try {
+      run_share(share, t == 0 ? &sentence_promise : nullptr, sentence_tags, explanation);
+    } catch (...) {
+      errors[static_cast<std::size_t>(t)] = std::current_exception();
+      if (t == 0) {  // the helpers wait for the sentence's tags: give them the error instead
+        try {
+          sentence_promise.set_exception(std::current_exception());
+        } catch (const std::future_error&) {  // the tags were set before the error
+        }
       }
     }
+  };
+  helpers_->run(job);
+  for (const std::exception_ptr& error : errors) {
+    if (error) std::rethrow_exception(error);
   }
-  for (WordTags& word : explanation.tags.words) {
-    word.upos_top.clear();
-    word.xpos_top.clear();
-  }
+  explanation.tags = sentence_tags.get().result;
   return explanation;
+}
+
+SentenceExplanation explain_tags(const Tagger& tagger, const std::vector<std::string>& words,
+                                 const ExplainOptions& options) {
+  return Explainer(tagger, options).explain(words);
 }
 
 std::vector<int> strongest_first(const SentenceExplanation& explanation, int word,

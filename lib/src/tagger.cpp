@@ -12,6 +12,7 @@
 #include "infer/windows.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/features.hpp"
+#include "tagger_internals.hpp"
 
 namespace sawtag {
 
@@ -26,9 +27,10 @@ std::string join(const std::vector<std::string>& items) {
   return text;
 }
 
-// Softmax of `logits` / `temperature` ([num_tags]) into `probabilities`.
-void softmax(const float* logits, int num_tags, float temperature,
-             std::vector<float>& probabilities) {
+}  // namespace
+
+void tag_softmax(const float* logits, int num_tags, float temperature,
+                 std::vector<float>& probabilities) {
   probabilities.resize(static_cast<std::size_t>(num_tags));
   const float maximum = *std::max_element(logits, logits + num_tags);
   const float inverse_temperature = 1.0f / temperature;
@@ -40,6 +42,8 @@ void softmax(const float* logits, int num_tags, float temperature,
   }
   for (float& probability : probabilities) probability /= sum;
 }
+
+namespace {
 
 // The k most likely tags, most likely first; ties keep tag order.
 std::vector<TagCandidate> top_candidates(const std::vector<float>& probabilities,
@@ -67,7 +71,7 @@ void choose_tag(const float* logits, const Vocabulary& tags, float temperature, 
                 std::string& tag, float& probability, std::vector<TagCandidate>& top,
                 std::vector<float>& probabilities) {
   const int num_tags = static_cast<int>(tags.size());
-  softmax(logits, num_tags, temperature, probabilities);
+  tag_softmax(logits, num_tags, temperature, probabilities);
   const auto best = std::max_element(probabilities.begin(), probabilities.end());
   tag = tags.at(static_cast<int>(best - probabilities.begin()));
   probability = *best;

@@ -5,6 +5,7 @@
 // decision. docs/explain-format.md defines the mask and the JSON that `sawtag explain` writes.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,14 +36,44 @@ struct SentenceExplanation {
   }
 };
 
-// Explains every word's tags. The sentence and its n masked copies go through Tagger::tag_batch
-// (one call for up to 64 words, else calls of about 4096 words, which bounds memory; batching
-// never changes a result), so upos_drop is exactly tags.words[i].upos_probability minus the
-// probability of that tag in the result Tagger::tag gives for the masked sentence (tag_batch's
-// top_k candidates: the same probabilities `sawtag tag --probs` writes). Throws InputError when
-// the sentence has more than tagger.max_window() words: such a sentence is tagged in overlapping
-// windows and its explanations would cost n^2 window passes; explain it in shorter sentences.
-SentenceExplanation explain_tags(const Tagger& tagger, const std::vector<std::string>& words);
+struct ExplainOptions {
+  // Threads the sentence's masked copies are split over (the calling thread is one of them; a
+  // sentence of n words uses at most (n + 1) / 2); any number gives the same result, bit for bit.
+  int threads = 1;
+};
+
+// Explains every word's tags. The sentence and its n masked copies run through the tagger's
+// network in batches (the copies of one sentence 4096 words at a time, which bounds memory),
+// the first layer's norm and Q/K/V product of the unmasked words computed once for all the
+// copies; each masked sentence still gets exactly the logits Tagger::tag gives it (a row's
+// result depends on its own window only, so batching and sharing never change a bit). So
+// upos_drop is exactly tags.words[i].upos_probability minus the probability of that tag in the
+// result Tagger::tag gives for the masked sentence (top_k: the same probabilities `sawtag tag
+// --probs` writes). Throws InputError when the sentence has more than tagger.max_window()
+// words: such a sentence is tagged in overlapping windows and its explanations would cost n^2
+// window passes; explain it in shorter sentences.
+SentenceExplanation explain_tags(const Tagger& tagger, const std::vector<std::string>& words,
+                                 const ExplainOptions& options = {});
+
+class HelperThreads;
+
+// explain_tags for sentence after sentence: its threads (options.threads - 1 besides the
+// caller's) are started once and kept, each with its network buffers, instead of per call.
+// `tagger` must outlive it; explain() gives exactly what explain_tags gives and may be called
+// from one thread at a time.
+class Explainer {
+ public:
+  explicit Explainer(const Tagger& tagger, const ExplainOptions& options = {});
+  ~Explainer();
+  Explainer(const Explainer&) = delete;
+  Explainer& operator=(const Explainer&) = delete;
+
+  SentenceExplanation explain(const std::vector<std::string>& words);
+
+ private:
+  const Tagger& tagger_;
+  std::unique_ptr<HelperThreads> helpers_;
+};
 
 enum class ExplainedTag { upos, xpos };
 

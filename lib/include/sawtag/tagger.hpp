@@ -98,6 +98,7 @@ class Tagger {
   const Model& model() const { return *model_; }
 
  private:
+  friend struct TaggerInternals;  // lib/src/tagger_internals.hpp: the library's own access
   std::shared_ptr<const Model> model_;
   std::shared_ptr<const infer::InferenceNetwork> network_;
 };

@@ -194,15 +194,98 @@ void InferenceNetwork::forward(const std::vector<Window>& windows,
   for (std::size_t l = 0; l < layers_.size(); ++l) {
     run_layer(layers_[l], static_cast<int>(l), windows, rows, work);
   }
+  logits.resize(size(num_logits()));
+  write_logits(rows, work, logits.data());
+}
+
+void InferenceNetwork::write_logits(int rows, Workspace& work, float* logits) const {
+  const ModelConfig& config = model_.config;
   layer_norm(kernels_, model_.parameters.encoder.final_norm, config.layer_norm_epsilon,
-             work.x.data(), rows, d, width_, work.normed.data());
-  work.projected.resize(size(heads_.stride()));
+             work.x.data(), rows, config.d_model, width_, work.normed.data());
+  work.projected.resize(static_cast<std::size_t>(rows) * heads_.stride());
   heads_.apply(work.normed.data(), width_, rows, work.projected.data());
   const int columns = num_logits();
-  logits.resize(size(columns));
   for (int r = 0; r < rows; ++r) {
     std::copy_n(work.projected.data() + static_cast<std::size_t>(r) * heads_.stride(), columns,
-                logits.data() + static_cast<std::size_t>(r) * columns);
+                logits + static_cast<std::size_t>(r) * columns);
+  }
+}
+
+// Copy j of the sentence differs from it in row j alone until the first layer's attention mixes
+// the rows, so the first layer's norm and Q/K/V product are computed for the sentence's n rows
+// and the masked row of each copy, and a copy's rows are gathered from those. Each row goes
+// through the same kernels as in forward() (every kernel's row result depends on its row only),
+// so the logits are forward()'s, bit for bit.
+void InferenceNetwork::forward_masked(const std::vector<std::string>& words,
+                                      const MaskedCopies& copies,
+                                      std::vector<float>& logits) const {
+  thread_local Workspace work;
+  thread_local Workspace shared;  // the first layer's rows: the sentence's, then the masked ones
+  const ModelConfig& config = model_.config;
+  const int d = config.d_model;
+  const auto n = static_cast<int>(words.size());
+  const int masked = copies.last - copies.first;
+  if (n == 0 || n > max_window()) throw Error("InferenceNetwork: window too long or empty");
+  if (copies.first < 0 || copies.last > n || masked < 0) {
+    throw Error("InferenceNetwork: masked words out of range");
+  }
+  const int shared_rows = n + masked;
+  const auto shared_size = [shared_rows](int width) {
+    return static_cast<std::size_t>(shared_rows) * width;
+  };
+  shared.x.resize(shared_size(width_));
+  shared.normed.resize(shared_size(width_));
+  const std::vector<std::string> masked_forms(static_cast<std::size_t>(masked),
+                                              std::string(kMaskedWord));
+  std::vector<Window> inputs{Window{&words, 0, n, nullptr}};
+  if (masked > 0) inputs.push_back(Window{&masked_forms, 0, masked, nullptr});
+  input_rows(inputs, shared);
+  for (int r = 0; r < shared_rows; ++r) {
+    const int position = r < n ? r : copies.first + (r - n);
+    ArrayMap(shared.x.data() + static_cast<std::size_t>(r) * width_, d) +=
+        ConstArrayMap(positions_.data() + static_cast<std::size_t>(position) * d, d);
+  }
+  const Layer& first_layer = layers_.front();
+  layer_norm(kernels_, *first_layer.attention_norm, config.layer_norm_epsilon, shared.x.data(),
+             shared_rows, d, width_, shared.normed.data());
+  const int qkv_stride = first_layer.query_key_value.stride();
+  shared.projected.resize(shared_size(qkv_stride));
+  first_layer.query_key_value.apply(shared.normed.data(), width_, shared_rows,
+                                    shared.projected.data());
+
+  // The sentence (when asked), then the copies, about copies.batch_words rows at a time.
+  const int total = (copies.with_sentence ? 1 : 0) + masked;
+  const int per_batch = std::max(1, copies.batch_words / n);
+  const int columns = num_logits();
+  logits.resize(static_cast<std::size_t>(total) * n * columns);
+  std::vector<Window> windows;
+  for (int first = 0; first < total; first += per_batch) {
+    const int count = std::min(per_batch, total - first);
+    const int rows = count * n;
+    const auto size = [rows](int width) { return static_cast<std::size_t>(rows) * width; };
+    work.x.resize(size(width_));
+    work.normed.resize(size(width_));
+    work.heads.resize(size(width_));
+    work.projected.resize(std::max(work.projected.size(), size(qkv_stride)));
+    windows.assign(static_cast<std::size_t>(count), Window{&words, 0, n, nullptr});
+    for (int w = 0; w < count; ++w) {
+      // -1: the sentence as it is; else the masked word.
+      const int copy = first + w - (copies.with_sentence ? 1 : 0);
+      const int masked_word = copy < 0 ? -1 : copies.first + copy;
+      for (int i = 0; i < n; ++i) {
+        const int from = i == masked_word ? n + copy : i;
+        const std::size_t to = static_cast<std::size_t>(w) * n + i;
+        std::copy_n(shared.x.data() + static_cast<std::size_t>(from) * width_, width_,
+                    work.x.data() + to * width_);
+        std::copy_n(shared.projected.data() + static_cast<std::size_t>(from) * qkv_stride,
+                    qkv_stride, work.projected.data() + to * qkv_stride);
+      }
+    }
+    finish_layer(first_layer, 0, windows, rows, work);
+    for (std::size_t l = 1; l < layers_.size(); ++l) {
+      run_layer(layers_[l], static_cast<int>(l), windows, rows, work);
+    }
+    write_logits(rows, work, logits.data() + static_cast<std::size_t>(first) * n * columns);
   }
 }
 
@@ -221,6 +304,19 @@ void InferenceNetwork::run_layer(const Layer& layer, int layer_index,
              width_, work.normed.data());
   grow(work.projected, layer.query_key_value.stride());
   layer.query_key_value.apply(work.normed.data(), width_, rows, work.projected.data());
+  finish_layer(layer, layer_index, windows, rows, work);
+}
+
+// With work.projected holding LN_1(x) [W_q W_k W_v]: x += attention; x += FFN(LN_2(x)).
+void InferenceNetwork::finish_layer(const Layer& layer, int layer_index,
+                                    const std::vector<Window>& windows, int rows,
+                                    Workspace& work) const {
+  const ModelConfig& config = model_.config;
+  const int d = config.d_model;
+  const auto size = [rows](int width) { return static_cast<std::size_t>(rows) * width; };
+  const auto grow = [&size](TensorData& buffer, int width) {
+    buffer.resize(std::max(buffer.size(), size(width)));
+  };
   int first_row = 0;
   for (const Window& window : windows) {
     attend(layer, layer_index, window, first_row, work);

@@ -27,6 +27,15 @@ struct Window {
   std::vector<float>* attention = nullptr;
 };
 
+// Which copies of a sentence InferenceNetwork::forward_masked runs: copy j has word j replaced
+// by kMaskedWord (sawtag/features.hpp), for j in [first, last).
+struct MaskedCopies {
+  int first = 0;
+  int last = 0;
+  bool with_sentence = true;  // also the sentence as it is, before the copies
+  int batch_words = 256;      // rows run through the layers at a time (as TagOptions's)
+};
+
 class InferenceNetwork {
  public:
   // `model` and `kernels` must outlive the network. Throws ModelError for shapes the network
@@ -44,6 +53,13 @@ class InferenceNetwork {
   // the windows' words in order. Thread-safe.
   void forward(const std::vector<Window>& windows, std::vector<float>& logits) const;
 
+  // What forward() gives for the windows [words (when copies.with_sentence), copy first, ...,
+  // copy last - 1], each the whole of `words` (at most max_window() words): the same logits,
+  // bit for bit, with the first layer's norm and Q/K/V product shared by the copies.
+  // Thread-safe.
+  void forward_masked(const std::vector<std::string>& words, const MaskedCopies& copies,
+                      std::vector<float>& logits) const;
+
  private:
   struct Layer;
   struct Workspace;
@@ -54,6 +70,11 @@ class InferenceNetwork {
   void input_rows(const std::vector<Window>& windows, Workspace& work) const;
   void run_layer(const Layer& layer, int layer_index, const std::vector<Window>& windows, int rows,
                  Workspace& work) const;
+  // Final norm and heads of work.x's rows -> logits, rows of num_logits() floats.
+  void write_logits(int rows, Workspace& work, float* logits) const;
+  // The rest of run_layer, once work.projected holds the rows' queries, keys and values.
+  void finish_layer(const Layer& layer, int layer_index, const std::vector<Window>& windows,
+                    int rows, Workspace& work) const;
   void attend(const Layer& layer, int layer_index, const Window& window, int first_row,
               Workspace& work) const;
 

@@ -1,0 +1,22 @@
+// What the library's own code (explanation.cpp) needs of a Tagger beyond its public API: the
+// network, to run a sentence's masked copies together, and the softmax that turns logits into
+// the probabilities Tagger reports, so that both give the same floats.
+#pragma once
+
+#include <vector>
+
+#include "infer/inference_network.hpp"
+#include "sawtag/tagger.hpp"
+
+namespace sawtag {
+
+struct TaggerInternals {
+  static const infer::InferenceNetwork& network(const Tagger& tagger) { return *tagger.network_; }
+};
+
+// softmax(logits / temperature) ([num_tags]) into `probabilities`: the probabilities of
+// WordTags and TagOptions::top_k (tagger.cpp).
+void tag_softmax(const float* logits, int num_tags, float temperature,
+                 std::vector<float>& probabilities);
+
+}  // namespace sawtag
