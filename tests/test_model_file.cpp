@@ -823,8 +823,11 @@ TEST_CASE("model file error: unknown fields and overlong lists are refused while
           "[model_file]") {
   const std::string text = edited([](Json&) {});
   // The field's value is never parsed: it could be 100 MB of numbers.
-  CHECK_THAT(load_error(inserted_after(text, "{", "\"junk\":[0,0,0,[[[[{{")),
+  CHECK_THAT(load_error(inserted_after(text, "{", "\"junk\":[0,0,0,[[[[{{]]")),
              Equals("bad.json: unknown field 'junk'"));
+  // Brackets that never close are seen before parsing: the document does not end.
+  CHECK_THAT(load_error(inserted_after(text, "{", "\"junk\":[0,0,0,[[[[{{")),
+             StartsWith("bad.json: truncated: the JSON document ends at byte "));
   // A newer version may have new fields: it is told to upgrade, whatever their order.
   std::string newer = edited([](Json& d) { d["version"] = 7; });
   CHECK_THAT(load_error(inserted_after(newer, "\"version\":7", ",\"lemmatizer\":{}")),

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Hostile model files of up to 100 MB: what each costs sawtag to refuse (or to load and tag).
+
+Not part of the test suite (the figures depend on the machine and its load); the tests check
+each refusal's message on small files. Prints one row per case: exit status, peak RSS (GNU
+time's "Maximum resident set size"), wall seconds, and the first line sawtag wrote on stderr.
+
+    bench/hostile_models.py [BUILD_DIR] [CASE...]     # the files are made in a temporary folder
+
+The acceptance (issue 19): each file is refused with a one-line error within 100 MB and 2 s, or
+loads and tagging "I saw a saw" stays under 1 GB and 10 s.
+"""
+import base64
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+from array import array
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SIZE = 100 * 1000 * 1000  # bytes of each hostile file
+
+
+def head(rest=""):
+    return '{"format": "sawtag-model", "version": 3' + rest
+
+
+def render(document):
+    """sawtag's own layout: one section a line, the tensors last."""
+    lines = []
+    for key, value in document.items():
+        lines.append(' %s: %s' % (json.dumps(key), json.dumps(value, ensure_ascii=False,
+                                                           separators=(",", ":"))))
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def big_model():
+    """A valid float32 model of about 95 MB: the shipped model's weights widened to float32,
+    its vocabulary grown to 125,000 words (the new rows copies of <unk>)."""
+    document = json.load(open(os.path.join(HERE, "models", "en_ewt.json")))
+    words = document["vocabularies"]["words"]
+    embedding = document["tensors"]["encoder.word_embedding"]
+    rows, cols = embedding["shape"]
+    scales = array("f", base64.b64decode(embedding["scales"][len("base64:"):]))
+    values = array("b", base64.b64decode(embedding["data"][len("base64:"):]))
+    floats = array("f", (values[i] * scales[i // cols] for i in range(len(values))))
+    extra = 125000 - len(words)
+    words.extend("w%07d" % i for i in range(extra))
+    floats.extend(floats[:cols] * extra)
+    rows += extra
+    document["tensors"]["encoder.word_embedding"] = {
+        "shape": [rows, cols], "dtype": "float32",
+        "data": "base64:" + base64.b64encode(floats.tobytes()).decode()}
+    for name, tensor in document["tensors"].items():
+        if tensor["dtype"] == "float16":
+            halves = base64.b64decode(tensor["data"][len("base64:"):])
+            widened = array("f", (struct.unpack("<e", halves[i:i + 2])[0]
+                                  for i in range(0, len(halves), 2)))
+            tensor["dtype"] = "float32"
+            tensor["data"] = "base64:" + base64.b64encode(widened.tobytes()).decode()
+    return document
+
+
+def cases(work):
+    """(name, bytes or a function writing the file)."""
+    yield "spaces: '{' and 100 MB of spaces", "{" + " " * SIZE + "}"
+    yield "one 100 MB string value", head(', "training": {"a": "' + "a" * SIZE + '"}}')
+    yield "one 100 MB string, never closed", head(', "training": {"a": "' + "a" * SIZE)
+    yield "one 100 MB key", '{"' + "k" * SIZE + '": 1}'
+    yield "one 100 MB number", head(', "config": {"word_dim": ' + "1" * SIZE + '}}')
+    yield "a 100 MB fraction", head(', "config": {"layer_norm_epsilon": 0.' + "0" * SIZE + '1}}')
+    yield "'junk': [0, 0, ...] 100 MB", '{"junk": [' + "0," * (SIZE // 2) + '0]}'
+    yield "100 MB of '[]' between scalars", head(', "self_tests": [' + "[]," * (SIZE // 3) + "[]]}")
+    yield "5 M '[]' as vocabulary words", head(
+        ', "vocabularies": {"words": [' + "[]," * 4999000 + '[]]}}')
+    yield "5 M '[]' as vocabulary chars", head(
+        ', "vocabularies": {"chars": [' + "[]," * 4999000 + '[]]}}')
+    yield "5 M numbers as vocabulary words", head(
+        ', "vocabularies": {"words": [' + "0," * 4999000 + '0]}}')
+    yield "5 M empty strings as words", head(
+        ', "vocabularies": {"words": [' + '"",' * 4999000 + '""]}}')
+    document = big_model()
+    big = render(document)
+    yield "a valid 95 MB float32 model", big
+    yield "the 95 MB model, cut at 90%", big[: len(big) * 9 // 10]
+    last = big.rfind('"base64:')
+    end = big.find('"', last + 8)
+    yield "the 95 MB model, NaN in its last value", big[: end - 8] + "AADAfw==" + big[end:]
+    first = big.find('"base64:', big.find('"encoder.word_embedding"'))
+    first_end = big.find('"', first + 8)
+    yield "the 95 MB model, a bad character at the end of the embedding", (
+        big[: first_end - 4] + "!AAA" + big[first_end:])
+    del document["tensors"]["heads.xpos.bias"]
+    yield "the 95 MB model, its last tensor missing", render(document)
+
+
+def rss_and_time(stderr):
+    rss_kb, seconds, lines = 0, 0.0, []
+    for line in stderr.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("Maximum resident set size"):
+            rss_kb = int(stripped.split(":")[1])
+        elif stripped.startswith("Elapsed (wall clock) time"):
+            clock = stripped.split("): ")[1].split(":")
+            seconds = float(clock[-1]) + 60 * float(clock[-2])
+        elif not stripped.startswith(("Command being timed", "User time", "System time",
+                                      "Percent of CPU", "Average", "Major", "Minor",
+                                      "Voluntary", "Involuntary", "Swaps", "File system",
+                                      "Socket", "Signals", "Page size", "Exit status")) \
+                and stripped:
+            lines.append(stripped)
+    return rss_kb, seconds, lines
+
+
+def main():
+    build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "build")
+    wanted = sys.argv[2:]
+    sawtag = os.path.join(build, "app", "sawtag")
+    with tempfile.TemporaryDirectory() as work:
+        print("| Case | File MB | Exit | Peak RSS MB | Seconds | stderr |")
+        print("|---|---|---|---|---|---|")
+        for name, text in cases(work):
+            if wanted and not any(w in name for w in wanted):
+                continue
+            path = os.path.join(work, "model.json")
+            with open(path, "w", encoding="utf-8") as out:
+                out.write(text)
+            size = os.path.getsize(path)
+            run = subprocess.run(["/usr/bin/time", "-v", sawtag, "-m", path],
+                                 input=b"I saw a saw\n", capture_output=True)
+            rss_kb, seconds, lines = rss_and_time(run.stderr.decode("utf-8", "replace"))
+            said = lines[0] if lines else run.stdout.decode().strip()
+            said = said.replace(path, "model.json").replace("|", "\\|")
+            if len(said) > 110:
+                said = said[:110] + "..."
+            print("| %s | %.1f | %d | %.1f | %.2f | %s |" % (
+                name, size / 1e6, run.returncode, rss_kb / 1024, seconds, said), flush=True)
+            os.remove(path)
+
+
+if __name__ == "__main__":
+    main()
