@@ -998,3 +998,153 @@ TEST_CASE("model file error: files too big to be a model, or not JSON, are refus
 }
 
 }  // namespace sawtag
+
+// ---- What the parser is never given (io/cut_document.hpp) --------------------------------------
+
+namespace sawtag {
+
+TEST_CASE("model file error: a long run of whitespace and brackets is refused before parsing",
+          "[model_file]") {
+  // The parser would keep a copy of it (issue 19: '{' and 100 MB of spaces took 229 MB).
+  CHECK_THAT(load_error("{" + std::string(70000, ' ') + "}"),
+             Equals("bad.json: not a sawtag model: more than 65536 bytes of whitespace and "
+                    "brackets without a value between them at line 1, column 1"));
+  std::string brackets = "{\"format\": \"sawtag-model\", \"self_tests\": [";
+  for (int i = 0; i < 30000; ++i) brackets += "[],";
+  CHECK_THAT(load_error(brackets + "[]]}"),
+             StartsWith("bad.json: not a sawtag model: more than 65536 bytes of whitespace and "
+                        "brackets without a value between them at line 1, column 40"));
+  // Whitespace around the document is not the parser's: a model with 1 MB of it loads.
+  const std::string text = serialize_model(full_model());
+  const std::string padding(1 << 20, ' ');
+  CHECK(load_error(padding + text + padding).empty());
+  CHECK(load_error(inserted_after(text, "\"tensors\":", std::string(60000, '\n'))).empty());
+}
+
+TEST_CASE("model file error: a number longer than 1024 characters is refused before parsing",
+          "[model_file]") {
+  CHECK_THAT(
+      load_error("{\"format\": \"sawtag-model\",\n \"version\": " + std::string(2000, '1') + "}"),
+      Equals("bad.json: not a sawtag model: a JSON number longer than 1024 characters at "
+             "line 2, column 13"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["config"]["d_model"] = 8; }).insert(1, "")),
+             Equals(""));
+}
+
+TEST_CASE("model file error: the escape \\u0001, which placeholders use, is refused",
+          "[model_file]") {
+  // A placeholder is a string holding U+0001: a file may not forge one ("\u0001" + "0" would
+  // read as the first cut payload).
+  const std::string text = serialize_model(full_model());
+  CHECK_THAT(load_error(inserted_after(text, "\"training\": {", "\"x\": \"\\u00010\", ")),
+             StartsWith("bad.json: not a sawtag model: a string holds the control character "
+                        "U+0001 (\\u0001) at line "));
+  CHECK_THAT(load_error(inserted_after(text, "\"training\": {", "\"x\": \"base64:\\u00010\", ")),
+             StartsWith("bad.json: not a sawtag model: a string holds the control character "
+                        "U+0001"));
+  // An escaped backslash before "u0001" is no such escape.
+  CHECK(load_error(inserted_after(text, "\"training\": {", "\"x\": \"a\\\\u0001\", ")).empty());
+}
+
+TEST_CASE("model file: strings over 64 KiB are cut out before parsing and read back whole",
+          "[model_file]") {
+  Model model = full_model();
+  std::string long_value(100000, 'a');
+  long_value += "\"\\\xC3\xA9";  // a quote and a backslash, written escaped
+  model.training.fields["long"] = long_value;
+  const std::string long_key(70000, 'k');
+  model.training.fields[long_key] = "v";
+  const std::string text = serialize_model(model);
+  const Model loaded = parse_model(text, "memory");
+  CHECK(loaded.training.fields.at("long") == long_value);
+  CHECK(loaded.training.fields.at(long_key) == "v");
+  require_same_model(model, loaded);
+  // The escapes as another writer might put them: "\u00e9", "\/", a surrogate pair.
+  std::string escaped = text;
+  escaped.replace(escaped.find("\xC3\xA9"), 2, "\\u00e9\\/\\ud83d\\ude00");
+  CHECK(parse_model(escaped, "memory").training.fields.at("long") ==
+        long_value.substr(0, 100002) + "\xC3\xA9/\xF0\x9F\x98\x80");
+}
+
+TEST_CASE("model file error: a long string with a bad escape, a long duplicate key",
+          "[model_file]") {
+  const std::string text = serialize_model(full_model());
+  const std::string long_value(70000, 'a');
+  CHECK_THAT(
+      load_error(inserted_after(text, "\"training\": {", "\"x\": \"" + long_value + "\\x\", ")),
+      StartsWith("bad.json: not valid JSON: a bad escape or a control character in the "
+                 "string at line "));
+  CHECK_THAT(
+      load_error(inserted_after(text, "\"training\": {", "\"x\": \"" + long_value + "\\ud800\", ")),
+      StartsWith("bad.json: not valid JSON: a bad escape or a control character"));
+  const std::string long_key = "\"" + std::string(70000, 'k') + "\": \"v\", ";
+  CHECK_THAT(load_error(inserted_after(text, "\"training\": {", long_key + long_key)),
+             Equals("bad.json: duplicate key 'training." + std::string(80, 'k') +
+                    "...': each may appear once"));
+  CHECK_THAT(load_error(inserted_after(text, "{", long_key)),
+             Equals("bad.json: unknown field '" + std::string(80, 'k') + "...'"));
+}
+
+TEST_CASE("model file error: a file that ends inside its document is truncated, before parsing",
+          "[model_file]") {
+  const std::string text = serialize_model(full_model());
+  const std::string long_string = "\"x\": \"" + std::string(1 << 20, 'a');  // never closed
+  CHECK_THAT(load_error(text.substr(0, text.find("\"training\": {") + 13) + long_string),
+             StartsWith("bad.json: truncated: the JSON document ends at byte "));
+  for (std::size_t size : {std::size_t{1}, text.size() / 3, text.size() - 3}) {
+    CHECK_THAT(load_error(text.substr(0, size)),
+               Equals("bad.json: truncated: the JSON document ends at byte " +
+                      std::to_string(size) + " before it is complete"));
+  }
+}
+
+TEST_CASE("model file error: the parsed document has a cap; a vocabulary holds strings only",
+          "[model_file]") {
+  // 300,000 one-character strings would be 19 MB of tree (16 bytes of value, a string of 32,
+  // and what the allocator adds): more than a model file needs besides its words and tensors.
+  std::string chars =
+      "{\"format\": \"sawtag-model\", \"version\": 3, \"vocabularies\": "
+      "{\"chars\": [";
+  for (int i = 0; i < 300000; ++i) chars += "\"a\",";
+  CHECK_THAT(load_error(chars + "\"a\"]}}"),
+             Equals("bad.json: not a sawtag model: its strings, lists and objects (the words "
+                    "and the tensors' data aside) would take more than 16777216 bytes to hold"));
+  // A vocabulary may be 5,000,000 entries long: anything but a string is refused at once.
+  CHECK_THAT(load_error(edited([](Json& d) { d["vocabularies"]["words"][3] = Json::array(); })),
+             Equals("bad.json: vocabularies.words[3]: expected a string, got array"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["vocabularies"]["chars"][2] = 7; })),
+             Equals("bad.json: vocabularies.chars[2]: expected a string, got number"));
+}
+
+TEST_CASE(
+    "model file: a file over 32 MiB, whose pages are released as they are read, loads the "
+    "same",
+    "[model_file]") {
+  // Words of 16,384 values and a d_model of 384: the input projection is 6.3 M floats, 34 MB of
+  // base64, decoded in windows of 4 MiB.
+  ModelConfig wide = testing::tiny_config();
+  wide.word_dim = 16384;
+  wide.d_model = 384;
+  const Model model = testing::make_random_model(wide, 5);
+  TemporaryDirectory directory;
+  const std::string path = (directory.path / "big.json").string();
+  save_model(model, path);
+  REQUIRE(std::filesystem::file_size(path) > (std::uintmax_t{32} << 20));
+  require_same_model(model, load_model(path));
+  // A '=' where a window ends is in the middle of the payload: refused as anywhere else.
+  std::string text = serialize_model(model);
+  const std::size_t payload =
+      text.find("base64:", text.find("\"encoder.input_projection.weight\"")) + 7;
+  text[payload + (std::size_t{4} << 20) - 1] = '=';
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+  }
+  CHECK_THROWS_WITH(load_model(path),
+                    EndsWith("tensor 'encoder.input_projection.weight': invalid base64 character "
+                             "'=' at position 4194303 of its data"));
+  CHECK_THAT(load_error(text), EndsWith("invalid base64 character '=' at position 4194303 of its "
+                                        "data"));
+}
+
+}  // namespace sawtag
