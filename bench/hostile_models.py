@@ -36,30 +36,41 @@ def render(document):
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
-def big_model():
-    """A valid float32 model of about 95 MB: the shipped model's weights widened to float32,
-    its vocabulary grown to 125,000 words (the new rows copies of <unk>)."""
+def big_model(num_words, encoding):
+    """A valid model of the shipped model's weights, its vocabulary grown to `num_words` (the
+    new rows copies of <unk>), every tensor "float32" or "float16" (base64) or "json" (arrays
+    of numbers). 125,000 words of float32 are 95 MB, 250,000 of float16 89 MB, 60,000 of JSON
+    numbers 95 MB."""
     document = json.load(open(os.path.join(HERE, "models", "en_ewt.json")))
     words = document["vocabularies"]["words"]
     embedding = document["tensors"]["encoder.word_embedding"]
     rows, cols = embedding["shape"]
     scales = array("f", base64.b64decode(embedding["scales"][len("base64:"):]))
     values = array("b", base64.b64decode(embedding["data"][len("base64:"):]))
-    floats = array("f", (values[i] * scales[i // cols] for i in range(len(values))))
-    extra = 125000 - len(words)
+    keep = min(rows, num_words)
+    floats = array("f", (values[i] * scales[i // cols] for i in range(keep * cols)))
+    del words[keep:]
+    extra = num_words - keep
     words.extend("w%07d" % i for i in range(extra))
     floats.extend(floats[:cols] * extra)
-    rows += extra
     document["tensors"]["encoder.word_embedding"] = {
-        "shape": [rows, cols], "dtype": "float32",
-        "data": "base64:" + base64.b64encode(floats.tobytes()).decode()}
+        "shape": [num_words, cols], "dtype": "float32", "data": floats}
     for name, tensor in document["tensors"].items():
         if tensor["dtype"] == "float16":
             halves = base64.b64decode(tensor["data"][len("base64:"):])
-            widened = array("f", (struct.unpack("<e", halves[i:i + 2])[0]
-                                  for i in range(0, len(halves), 2)))
+            tensor["data"] = array("f", struct.unpack("<%de" % (len(halves) // 2), halves))
             tensor["dtype"] = "float32"
-            tensor["data"] = "base64:" + base64.b64encode(widened.tobytes()).decode()
+    for tensor in document["tensors"].values():
+        data = tensor["data"]
+        if encoding == "float32":
+            tensor["data"] = "base64:" + base64.b64encode(data.tobytes()).decode()
+        elif encoding == "float16":
+            halves = b"".join(struct.pack("<%de" % len(data[i:i + 1000000]), *data[i:i + 1000000])
+                              for i in range(0, len(data), 1000000))
+            tensor["dtype"] = "float16"
+            tensor["data"] = "base64:" + base64.b64encode(halves).decode()
+        else:
+            tensor["data"] = [float("%.6g" % x) for x in data]
     return document
 
 
@@ -81,7 +92,7 @@ def cases(work):
         ', "vocabularies": {"words": [' + "0," * 4999000 + '0]}}')
     yield "5 M empty strings as words", head(
         ', "vocabularies": {"words": [' + '"",' * 4999000 + '""]}}')
-    document = big_model()
+    document = big_model(125000, "float32")
     big = render(document)
     yield "a valid 95 MB float32 model", big
     yield "the 95 MB model, cut at 90%", big[: len(big) * 9 // 10]
@@ -91,9 +102,20 @@ def cases(work):
     first = big.find('"base64:', big.find('"encoder.word_embedding"'))
     first_end = big.find('"', first + 8)
     yield "the 95 MB model, a bad character at the end of the embedding", (
-        big[: first_end - 4] + "!AAA" + big[first_end:])
+        big[: first_end - 8] + "!AAA" + big[first_end - 4:])
     del document["tensors"]["heads.xpos.bias"]
     yield "the 95 MB model, its last tensor missing", render(document)
+    del document, big
+    big = render(big_model(250000, "float16"))
+    yield "a valid 89 MB float16 model", big
+    last = big.rfind('"base64:')
+    end = big.find('"', last + 8)
+    yield "the 89 MB float16 model, NaN in its last value", big[: end - 4] + "AH4=" + big[end:]
+    del big
+    big = render(big_model(60000, "json"))
+    yield "a valid 95 MB model of JSON numbers", big
+    yield "the 95 MB JSON model, a string as its last value", big[: big.rfind("]")] + ',"x"]}}\n}\n'
+    yield "the 95 MB JSON model, cut at 90%", big[: len(big) * 9 // 10]
 
 
 def rss_and_time(stderr):

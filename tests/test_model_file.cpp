@@ -1147,4 +1147,98 @@ TEST_CASE(
                                         "data"));
 }
 
+namespace {
+
+// `text` with the payload of `key` ("name" or "name\" scales") decoded, edited and encoded
+// again.
+std::string with_payload(const std::string& text, const std::string& name, const std::string& key,
+                         const std::function<void(std::vector<unsigned char>&)>& edit) {
+  std::size_t at = text.find("\"" + name + "\"");
+  REQUIRE(at != std::string::npos);
+  const std::size_t begin = text.find("\"" + key + "\": \"base64:", at) + key.size() + 12;
+  const std::size_t end = text.find('"', begin);
+  const std::string_view encoded = std::string_view(text).substr(begin, end - begin);
+  std::vector<unsigned char> bytes(base64::decoded_size(encoded).value());
+  REQUIRE(base64::decode(encoded, bytes.data()) == std::string_view::npos);
+  edit(bytes);
+  std::string edited_text = text;
+  std::string reencoded;
+  base64::encode_append(bytes.data(), bytes.size(), reencoded);
+  return edited_text.replace(begin, end - begin, reencoded);
+}
+
+// The message load_model gives for `text` written to `path`.
+std::string file_error(const std::string& path, const std::string& text) {
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+  }
+  try {
+    load_model(path, Int8WordTable::keep);
+  } catch (const ModelError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE(
+    "model file error: a file over 32 MiB has its tensors checked before any is made, with "
+    "the same errors",
+    "[model_file]") {
+  // float16 and an int8 word embedding: the input projection is 12.6 M halves, 34 MB of base64.
+  ModelConfig wide = testing::tiny_config();
+  wide.word_dim = 16384;
+  wide.d_model = 768;
+  const std::string text = serialize_model(testing::make_random_model(wide, 6),
+                                           TensorEncoding::base64_float16_int8_words);
+  REQUIRE(text.size() > (std::size_t{32} << 20));
+  TemporaryDirectory directory;
+  const std::string path = (directory.path / "big.json").string();
+  CHECK(file_error(path, text).empty());
+  const auto same_error = [&](const std::string& edited_text, const std::string& expected) {
+    const std::string message = file_error(path, edited_text);
+    CHECK_THAT(message, EndsWith(expected));
+    CHECK(message.substr(path.size()) == load_error(edited_text).substr(8));  // after "bad.json"
+  };
+  const auto set_half = [](std::size_t index, std::uint16_t half) {
+    return [=](std::vector<unsigned char>& bytes) {
+      bytes.at(2 * index) = static_cast<unsigned char>(half & 0xFF);
+      bytes.at(2 * index + 1) = static_cast<unsigned char>(half >> 8);
+    };
+  };
+  const std::size_t last = static_cast<std::size_t>(16384 + 3 * 2 + 3) * 768 - 1;
+  same_error(with_payload(text, "encoder.input_projection.weight", "data", set_half(last, 0x7e00)),
+             "tensor 'encoder.input_projection.weight' has a non-finite value (NaN) at index " +
+                 std::to_string(last));
+  same_error(with_payload(text, "heads.xpos.bias", "data", set_half(8, 0xfc00)),
+             "tensor 'heads.xpos.bias' has a non-finite value (Inf) at index 8");
+  // A NaN before a bad character: the character is told, as when every value is decoded first.
+  std::string both =
+      with_payload(text, "encoder.input_projection.weight", "data", set_half(3, 0x7e00));
+  const std::size_t data = both.find("base64:", both.find("\"encoder.input_projection.weight\""));
+  both[data + 7 + 100000] = '!';
+  same_error(both,
+             "tensor 'encoder.input_projection.weight': invalid base64 character '!' at "
+             "position 100000 of its data");
+  // int8: a scale that is Inf, a scale so big that a byte times it is Inf.
+  same_error(with_payload(text, "encoder.word_embedding", "scales",
+                          [](std::vector<unsigned char>& bytes) {
+                            const float inf = std::numeric_limits<float>::infinity();
+                            std::memcpy(bytes.data() + 4 * 5, &inf, 4);
+                          }),
+             "tensor 'encoder.word_embedding' has a non-finite scale at row 5");
+  const std::string huge_scale =
+      with_payload(text, "encoder.word_embedding", "scales", [](std::vector<unsigned char>& bytes) {
+        const float huge = std::numeric_limits<float>::max();
+        std::memcpy(bytes.data() + 4 * 2, &huge, 4);
+      });
+  const std::string expected_inf =
+      "tensor 'encoder.word_embedding' has a non-finite value (Inf) "
+      "at index ";
+  CHECK_THAT(file_error(path, huge_scale), Contains(expected_inf + std::to_string(2 * 16384)));
+  CHECK(file_error(path, huge_scale).substr(path.size()) == load_error(huge_scale).substr(8));
+}
+
 }  // namespace sawtag

@@ -854,6 +854,7 @@ class ModelReader {
              " (not part of a model with this config)");
       }
     }
+    if (release_) check_base64_tensors(section, model);
     // The word embedding, most of a model's bytes, is decoded on a second thread while the
     // others are decoded on this one. Errors are reported in file order all the same: the word
     // embedding's first. Stored as int8, it is kept so when the caller asked.
@@ -890,37 +891,9 @@ class ModelReader {
   void read_tensor(const Json& entry, const std::string& name, const Shape& expected_shape,
                    Tensor& tensor, std::optional<QuantizedRows>* kept_rows = nullptr) const {
     const std::string path = "tensor '" + name + "'";
-    require_type(entry, Json::value_t::object, path);
-    check_known_fields(entry, path, {"shape", "dtype", "data", "scales"});
-
-    const Json& shape = member(entry, "shape", path);
-    require_type(shape, Json::value_t::array, path + " shape");
-    Shape actual_shape;
-    for (const Json& dimension : shape) {
-      if (!dimension.is_number_integer()) {
-        fail(path + ": shape " + quote(shape.dump()) + " is not a list of integers");
-      }
-      actual_shape.push_back(dimension.get<std::int64_t>());
-    }
-    if (actual_shape != expected_shape) {
-      fail(path + ": expected shape " + to_string(expected_shape) + ", got " +
-           to_string(actual_shape));
-    }
-
-    const Json& dtype = member(entry, "dtype", path);
-    const std::string_view type =
-        dtype.is_string() ? std::string_view(dtype.get_ref<const std::string&>()) : "";
-    if (type != kFloat32 && type != kFloat16 && type != kInt8) {
-      fail(path + ": expected dtype \"" + std::string(kFloat32) + "\", \"" +
-           std::string(kFloat16) + "\" or \"" + std::string(kInt8) + "\", got " +
-           quote(dtype.dump()));
-    }
-
+    const std::string_view type = checked_dtype(entry, path, expected_shape);
     const std::int64_t expected_count = element_count(expected_shape);
     const Json& data = member(entry, "data", path);
-    if (type != kInt8 && entry.contains("scales")) {
-      fail(path + ": only an int8 tensor has 'scales'");
-    }
     if (type == kInt8 && kept_rows != nullptr) {
       *kept_rows = read_int8_rows(entry, data, path, expected_shape);
       return;
@@ -949,6 +922,122 @@ class ModelReader {
     if (bad < tensor.data.size()) {
       fail(path + " has a non-finite value (" + (std::isnan(tensor.data[bad]) ? "NaN" : "Inf") +
            ") at index " + std::to_string(bad));
+    }
+  }
+
+  // The dtype of `entry`, once its fields, shape and dtype are checked.
+  std::string_view checked_dtype(const Json& entry, const std::string& path,
+                                 const Shape& expected_shape) const {
+    require_type(entry, Json::value_t::object, path);
+    check_known_fields(entry, path, {"shape", "dtype", "data", "scales"});
+
+    const Json& shape = member(entry, "shape", path);
+    require_type(shape, Json::value_t::array, path + " shape");
+    Shape actual_shape;
+    for (const Json& dimension : shape) {
+      if (!dimension.is_number_integer()) {
+        fail(path + ": shape " + quote(shape.dump()) + " is not a list of integers");
+      }
+      actual_shape.push_back(dimension.get<std::int64_t>());
+    }
+    if (actual_shape != expected_shape) {
+      fail(path + ": expected shape " + to_string(expected_shape) + ", got " +
+           to_string(actual_shape));
+    }
+
+    const Json& dtype = member(entry, "dtype", path);
+    const std::string_view type =
+        dtype.is_string() ? std::string_view(dtype.get_ref<const std::string&>()) : "";
+    if (type != kFloat32 && type != kFloat16 && type != kInt8) {
+      fail(path + ": expected dtype \"" + std::string(kFloat32) + "\", \"" +
+           std::string(kFloat16) + "\" or \"" + std::string(kInt8) + "\", got " +
+           quote(dtype.dump()));
+    }
+
+    member(entry, "data", path);
+    if (type != kInt8 && entry.contains("scales")) {
+      fail(path + ": only an int8 tensor has 'scales'");
+    }
+    return type;
+  }
+
+  // For a big file (release_ set), every base64 tensor is checked before any is made: its
+  // values decoded a window at a time into a small buffer, with read_tensor's errors in its
+  // order. So a file refused for its last value has not first cost the memory of the others
+  // (a float16 model's floats take 1.5 times its size).
+  void check_base64_tensors(const Json& section, Model& model) const {
+    for_each_parameter(
+        model.parameters, model.config,
+        [&](const std::string& name, Tensor&, const Shape& expected_shape) {
+          const auto found = section.find(name);
+          if (found == section.end()) {
+            fail("missing tensor '" + name + "' of shape " + to_string(expected_shape));
+          }
+          check_base64_values(*found, name, expected_shape);
+        });
+  }
+
+  void check_base64_values(const Json& entry, const std::string& name,
+                           const Shape& expected_shape) const {
+    constexpr std::size_t kWindow = std::size_t{64} << 10;  // characters, a multiple of 4
+    const std::string path = "tensor '" + name + "'";
+    const std::string_view type = checked_dtype(entry, path, expected_shape);
+    const std::int64_t count = element_count(expected_shape);
+    const Json& data = member(entry, "data", path);
+    std::vector<float> scales;  // int8: one a row
+    std::int64_t cols = 0;
+    if (type == kInt8) {
+      const Json& scales_text = member(entry, "scales", path);
+      if (!scales_text.is_string() || !data.is_string()) return;  // read_tensor says so
+      const std::int64_t rows = expected_shape.empty() ? 1 : expected_shape[0];
+      cols = rows == 0 ? 0 : count / rows;
+      const std::string_view encoded_scales = checked_base64_payload(
+          scales_text.get_ref<const std::string&>(), path + " scales", rows, sizeof(float));
+      checked_base64_payload(data.get_ref<const std::string&>(), path, count, 1);
+      scales.resize(static_cast<std::size_t>(rows));
+      decode_base64_payload(encoded_scales, path + " scales",
+                            reinterpret_cast<unsigned char*>(scales.data()));
+      if (!is_little_endian()) swap_bytes(scales);
+      const std::size_t bad = first_non_finite(scales.data(), scales.size());
+      if (bad < scales.size()) fail(path + " has a non-finite scale at row " + std::to_string(bad));
+    } else if (!data.is_string()) {
+      return;  // numbers already parsed, or not data: read_tensor checks them
+    }
+    const std::size_t value_bytes = type == kInt8 ? 1 : type == kFloat16 ? 2 : 4;
+    const std::string_view encoded =
+        checked_base64_payload(data.get_ref<const std::string&>(), path, count, value_bytes);
+    // The first non-finite value is told only once every character is known to be valid, as
+    // read_tensor decodes them all before it looks at the values.
+    std::optional<std::pair<std::size_t, bool>> first_bad;  // index, is NaN
+    std::vector<unsigned char> window(kWindow / 4 * 3);
+    constexpr float kSafeScale = std::numeric_limits<float>::max() / 128.0f;
+    for (std::size_t begin = 0; begin < encoded.size(); begin += kWindow) {
+      const std::string_view part = encoded.substr(begin, kWindow);
+      decode_window(part, begin, begin + kWindow >= encoded.size(), path, window.data());
+      const std::size_t bytes = base64::decoded_size(part).value_or(0);
+      for (std::size_t i = 0; i + value_bytes <= bytes && !first_bad; i += value_bytes) {
+        const std::size_t index = (begin / 4 * 3 + i) / value_bytes;
+        const auto byte = [&](std::size_t k) { return std::uint32_t{window[i + k]}; };
+        if (value_bytes == 4) {
+          const std::uint32_t bits = byte(0) | byte(1) << 8 | byte(2) << 16 | byte(3) << 24;
+          if ((bits & 0x7f800000u) == 0x7f800000u) first_bad = {{index, (bits & 0x7fffffu) != 0}};
+        } else if (value_bytes == 2) {
+          const std::uint32_t half = byte(0) | byte(1) << 8;
+          if ((half & 0x7c00u) == 0x7c00u) first_bad = {{index, (half & 0x3ffu) != 0}};
+        } else {
+          const float scale =
+              scales[static_cast<std::size_t>(index) / static_cast<std::size_t>(cols)];
+          if (std::fabs(scale) > kSafeScale &&
+              !std::isfinite(scale * static_cast<float>(static_cast<std::int8_t>(window[i])))) {
+            first_bad = {{index, false}};
+          }
+        }
+      }
+      if (release_) release_(part);
+    }
+    if (first_bad) {
+      fail(path + " has a non-finite value (" + (first_bad->second ? "NaN" : "Inf") +
+           ") at index " + std::to_string(first_bad->first));
     }
   }
 
@@ -1052,17 +1141,24 @@ class ModelReader {
     constexpr std::size_t kWindow = std::size_t{4} << 20;  // a multiple of 4
     const std::size_t step = release_ ? kWindow : std::max<std::size_t>(encoded.size(), 1);
     for (std::size_t begin = 0; begin < encoded.size(); begin += step) {
-      const std::string_view window = encoded.substr(begin, step);
-      std::size_t bad = base64::decode(window, out + begin / 4 * 3);
-      if (begin + step < encoded.size()) {  // only the last window may end with '='
-        if (window[window.size() - 2] == '=') bad = std::min(bad, window.size() - 2);
-        if (window.back() == '=') bad = std::min(bad, window.size() - 1);
-      }
-      if (bad != std::string_view::npos) {
-        fail(path + ": invalid base64 character " + quote(encoded.substr(begin + bad, 1)) +
-             " at position " + std::to_string(begin + bad) + " of its data");
-      }
-      if (release_) release_(window);
+      const std::string_view part = encoded.substr(begin, step);
+      decode_window(part, begin, begin + step >= encoded.size(), path, out + begin / 4 * 3);
+      if (release_) release_(part);
+    }
+  }
+
+  // Decodes `part`, which starts at character `begin` of a payload, into `out`. Only the last
+  // part may end with '='.
+  void decode_window(std::string_view part, std::size_t begin, bool is_last,
+                     const std::string& path, unsigned char* out) const {
+    std::size_t bad = base64::decode(part, out);
+    if (!is_last) {
+      if (part[part.size() - 2] == '=') bad = std::min(bad, part.size() - 2);
+      if (part.back() == '=') bad = std::min(bad, part.size() - 1);
+    }
+    if (bad != std::string_view::npos) {
+      fail(path + ": invalid base64 character " + quote(part.substr(bad, 1)) + " at position " +
+           std::to_string(begin + bad) + " of its data");
     }
   }
 
