@@ -1147,6 +1147,24 @@ TEST_CASE(
                                         "data"));
 }
 
+TEST_CASE("model file: a JSON-array model over 32 MiB, released behind the parser, loads the same",
+          "[model_file]") {
+  // 1.3 M numbers, 16 MB, after 20 MiB of spaces: the parser's pages are released as it reads.
+  ModelConfig wide = testing::tiny_config();
+  wide.word_dim = 16384;
+  wide.d_model = 64;
+  const Model model = testing::make_random_model(wide, 7);
+  TemporaryDirectory directory;
+  const std::string path = (directory.path / "big.json").string();
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << std::string(std::size_t{20} << 20, ' ')
+        << serialize_model(model, TensorEncoding::json_array);
+  }
+  REQUIRE(std::filesystem::file_size(path) > (std::uintmax_t{32} << 20));
+  require_same_model(model, load_model(path));
+}
+
 namespace {
 
 // `text` with the payload of `key` ("name" or "name\" scales") decoded, edited and encoded

@@ -52,16 +52,21 @@ class PiecesIterator {
   using pointer = const char*;
   using reference = const char&;
 
-  PiecesIterator(const std::vector<std::string_view>* pieces, std::size_t piece)
-      : pieces_(pieces), piece_(piece) {
+  // `release`, when given, is called with each 4 MiB of a piece the iterator has passed.
+  PiecesIterator(const std::vector<std::string_view>* pieces, std::size_t piece,
+                 const Release* release = nullptr)
+      : pieces_(pieces), piece_(piece), release_(release) {
     skip_empty();
   }
   const char& operator*() const { return (*pieces_)[piece_][offset_]; }
   PiecesIterator& operator++() {
+    constexpr std::size_t kReleaseStep = std::size_t{4} << 20;  // a power of 2
     if (++offset_ == (*pieces_)[piece_].size()) {
       ++piece_;
       offset_ = 0;
       skip_empty();
+    } else if (release_ != nullptr && (offset_ & (kReleaseStep - 1)) == 0) {
+      (*release_)((*pieces_)[piece_].substr(offset_ - kReleaseStep, kReleaseStep));
     }
     return *this;
   }
@@ -82,6 +87,7 @@ class PiecesIterator {
   const std::vector<std::string_view>* pieces_;
   std::size_t piece_;
   std::size_t offset_ = 0;
+  const Release* release_;
 };
 
 class CutDocument {
@@ -96,7 +102,7 @@ class CutDocument {
     std::string_view raw;  // in the file
   };
 
-  PiecesIterator begin() const { return {&pieces_, 0}; }
+  PiecesIterator begin(const Release* release = nullptr) const { return {&pieces_, 0, release}; }
   PiecesIterator end() const { return {&pieces_, pieces_.size()}; }
   std::size_t size() const { return size_; }  // of the parsed text
 

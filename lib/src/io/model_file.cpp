@@ -222,7 +222,7 @@ class ModelReader {
       return on_parse_event(event, parsed_value);
     };
     try {
-      return Json::parse(cut_->begin(), cut_->end(), check_event);
+      return Json::parse(cut_->begin(release_ ? &release_ : nullptr), cut_->end(), check_event);
     } catch (const Json::parse_error& error) {
       // error.byte is 1-based: the position of the last character read.
       const std::size_t parsed_position = error.byte == 0 ? 0 : error.byte - 1;
