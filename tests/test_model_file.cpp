@@ -1260,3 +1260,67 @@ TEST_CASE(
 }
 
 }  // namespace sawtag
+
+namespace sawtag {
+
+TEST_CASE("model file: a tensor's numbers read the same cut out and by the parser",
+          "[model_file]") {
+  // The data arrays of "tensors" are cut out and read with from_chars; written with an escape,
+  // "\u0074ensors" is not recognised, and the parser reads them: both must give the same floats.
+  const std::vector<std::string> awkward = {
+      "-0",
+      "0",
+      "-0.0",
+      "1e-400",
+      "-1e-400",
+      "1E+2",
+      "123456789012345678901234567890",
+      "-9223372036854775809",
+      "18446744073709551615",
+      "9223372036854775807",
+      "0.1",
+      "1e38",
+      "3.4028235e38",
+      "1.0000000596046448",
+      "2.5e-45",
+      "-1.17549435e-38",
+      "1e-320",
+      "0.000000000000000000000000000000000000000000000000001e+10",
+      "5e-1",
+      "-12.5E-3"};
+  std::string numbers = "[";
+  for (std::size_t i = 0; i < 72; ++i) {
+    numbers += (i == 0 ? "" : ", ") + (i < awkward.size() ? awkward[i] : std::to_string(i) + ".5");
+  }
+  numbers += "]";
+  const auto with_numbers = [&](const std::string& array) {
+    std::string text =
+        edited([](Json& d) { d["tensors"]["encoder.word_embedding"]["data"] = "NUMBERS"; });
+    return text.replace(text.find("\"NUMBERS\""), 9, array);
+  };
+  const std::string cut = with_numbers(numbers);
+  std::string parsed = cut;
+  parsed.replace(parsed.find("\"tensors\":"), 10, "\"\\u0074ensors\":");
+  const Model from_cut = parse_model(cut, "memory");
+  const Model from_parser = parse_model(parsed, "memory");
+  require_same_tensors(from_parser, from_cut);
+  CHECK(std::signbit(from_cut.parameters.encoder.word_embedding.data[0]) == false);  // "-0"
+  CHECK(std::signbit(from_cut.parameters.encoder.word_embedding.data[2]));           // "-0.0"
+  // Their errors read the same too.
+  for (const std::string& bad : {std::string("1e999"), std::string("1e39"), std::string("-1e39")}) {
+    std::string array = numbers;
+    array.replace(array.find("0.1"), 3, bad);
+    std::string escaped = with_numbers(array);
+    escaped.replace(escaped.find("\"tensors\":"), 10, "\"\\u0074ensors\":");
+    const std::string message = load_error(with_numbers(array));
+    CHECK(message == load_error(escaped));
+    CHECK_THAT(message, StartsWith(bad == "1e999"
+                                       ? "bad.json: not valid JSON: number overflow parsing '1e999'"
+                                       : "bad.json: tensor 'encoder.word_embedding' has a "
+                                         "non-finite value (Inf) at index 10"));
+  }
+  CHECK_THAT(load_error(with_numbers("[1, 2,]")), StartsWith("bad.json: not valid JSON"));
+  CHECK_THAT(load_error(with_numbers("[1, 2, 03]")), StartsWith("bad.json: not valid JSON"));
+}
+
+}  // namespace sawtag

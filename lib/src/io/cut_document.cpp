@@ -134,11 +134,18 @@ class Cutter {
           at = words_at(at);
           continue;
         }
+        if (c == '[' && at_tensor_data()) {
+          const std::size_t end = numbers_end(at);
+          if (end != std::string_view::npos) {
+            at = end;
+            continue;
+          }
+        }
         if (stack_.size() >= static_cast<std::size_t>(kMaxJsonDepth)) {
           return CutProblem{CutProblem::Kind::too_deep, at, ""};
         }
-        if (c == '{' && stack_.size() == 1) inner_key_ = {};  // a new section
         stack_.push_back(c);
+        keys_[stack_.size()] = {};
         after_colon_ = false;
         at = structural(at);
       } else if (c == '}' || c == ']') {
@@ -269,15 +276,48 @@ class Cutter {
   }
 
   // A key's colon: the string before it names the value that follows.
-  void note_key() {
-    if (stack_.size() == 1) top_key_ = last_string_;
-    if (stack_.size() == 2) inner_key_ = last_string_;
-  }
+  void note_key() { keys_[stack_.size()] = last_string_; }
 
   // At the array of "vocabularies": {"words": [...]} of the document.
   bool at_words() const {
     return after_colon_ && stack_.size() == 2 && stack_[0] == '{' && stack_[1] == '{' &&
-           top_key_ == "vocabularies" && inner_key_ == "words" && !document_.words_;
+           keys_[1] == "vocabularies" && keys_[2] == "words" && !document_.words_;
+  }
+
+  // At the array of "tensors": {"NAME": {"data": [...]}} of the document.
+  bool at_tensor_data() const {
+    return after_colon_ && stack_ == "{{{" && keys_[1] == "tensors" && keys_[3] == "data";
+  }
+
+  // The end of the array of JSON numbers at text_[begin], cut out; std::string_view::npos,
+  // and nothing cut, when it holds anything else (the parser then reads it and says what).
+  // [0.5, -1, 2e-3] -> a placeholder, and a cut of 3 numbers.
+  std::size_t numbers_end(std::size_t begin) {
+    std::size_t at = skip_whitespace(begin + 1);
+    std::size_t count = 0;
+    while (at < text_.size() && text_[at] != ']') {
+      const std::size_t number_end = json_number_end(text_, at);
+      if (number_end == at || number_end - at > kMaxNumberBytes) return std::string_view::npos;
+      ++count;
+      at = skip_whitespace(number_end);
+      if (at < text_.size() && text_[at] == ',') {
+        at = skip_whitespace(at + 1);
+        if (at < text_.size() && text_[at] == ']') return std::string_view::npos;  // "[1,]"
+      } else if (at >= text_.size() || text_[at] != ']') {
+        return std::string_view::npos;
+      }
+      progress(at);
+    }
+    if (at >= text_.size() || count == 0) return std::string_view::npos;
+    const std::size_t end = at + 1;
+    document_.append(text_.substr(copied_, begin - copied_), copied_, false);
+    document_.append_placeholder("\"\\u0001" + std::to_string(document_.cuts_.size()) + "\"",
+                                 begin);
+    document_.cuts_.push_back(
+        {CutDocument::Kind::numbers, text_.substr(begin, end - begin), count});
+    copied_ = end;
+    value_ended(end);
+    return end;
   }
 
   // The words' array at text_[begin], read and cut out when the fast reader can; else it is
@@ -320,12 +360,87 @@ class Cutter {
   std::size_t run_begin_ = 0;
   bool after_colon_ = false;
   std::string_view last_string_;  // the string just read, when it had no escape
-  std::string_view top_key_, inner_key_;
+  std::string_view keys_[kMaxJsonDepth + 1];  // the key of each open object's current value
   std::optional<CutProblem> problem_;
 };
 
 std::variant<CutDocument, CutProblem> cut_document(std::string_view text, const Release& release) {
   return Cutter(text, release).run();
+}
+
+// ---- Numbers ---------------------------------------------------------------------------------
+
+std::size_t json_number_end(std::string_view text, std::size_t at) {
+  const auto digit = [&](std::size_t i) {
+    return i < text.size() && text[i] >= '0' && text[i] <= '9';
+  };
+  const std::size_t begin = at;
+  if (at < text.size() && text[at] == '-') ++at;
+  if (!digit(at)) return begin;
+  if (text[at] == '0') {
+    ++at;
+  } else {
+    while (digit(at)) ++at;
+  }
+  if (at < text.size() && text[at] == '.') {
+    if (!digit(at + 1)) return begin;
+    ++at;
+    while (digit(at)) ++at;
+  }
+  if (at < text.size() && (text[at] == 'e' || text[at] == 'E')) {
+    std::size_t exponent = at + 1;
+    if (exponent < text.size() && (text[exponent] == '+' || text[exponent] == '-')) ++exponent;
+    if (!digit(exponent)) return begin;
+    at = exponent;
+    while (digit(at)) ++at;
+  }
+  return at;
+}
+
+std::optional<double> json_number_value(std::string_view number) {
+  const char* first = number.data();
+  const char* last = number.data() + number.size();
+  if (number.find_first_of(".eE") ==
+      std::string_view::npos) {  // an integer, as the parser reads it
+    std::int64_t signed_value = 0;
+    if (std::from_chars(first, last, signed_value).ec == std::errc()) {
+      return static_cast<double>(signed_value);
+    }
+    std::uint64_t unsigned_value = 0;
+    if (std::from_chars(first, last, unsigned_value).ec == std::errc()) {
+      return static_cast<double>(unsigned_value);
+    }
+  }
+  double value = 0;
+  const auto [end, error] = std::from_chars(first, last, value);
+  if (error == std::errc() && end == last) return value;
+  if (error != std::errc::result_out_of_range) return std::nullopt;
+  // Too big, or too small, for a double: which, from the position of its first digit.
+  const bool negative = number[0] == '-';
+  const std::size_t exponent_at = number.find_first_of("eE");
+  const std::string_view mantissa = number.substr(0, exponent_at);
+  long exponent = 0;
+  if (exponent_at != std::string_view::npos) {
+    std::string_view digits = number.substr(exponent_at + 1);
+    if (!digits.empty() && digits[0] == '+') digits.remove_prefix(1);
+    if (std::from_chars(digits.data(), digits.data() + digits.size(), exponent).ec != std::errc()) {
+      exponent = digits[0] == '-' ? -100000 : 100000;
+    }
+  }
+  const std::size_t point = mantissa.find('.');
+  const std::string_view integer = mantissa.substr(negative ? 1 : 0, point - (negative ? 1 : 0));
+  const std::size_t first_digit = integer.find_first_not_of('0');
+  long magnitude = exponent;
+  if (first_digit != std::string_view::npos) {
+    magnitude += static_cast<long>(integer.size() - first_digit);
+  } else if (point != std::string_view::npos) {
+    const std::size_t first_fraction_digit = mantissa.find_first_not_of('0', point + 1);
+    magnitude -= static_cast<long>(first_fraction_digit == std::string_view::npos
+                                       ? mantissa.size()
+                                       : first_fraction_digit - point - 1);
+  }
+  if (magnitude > 0) return std::nullopt;  // an overflow: the parser refuses it too
+  return negative ? -0.0 : 0.0;
 }
 
 // ---- Escapes ---------------------------------------------------------------------------------

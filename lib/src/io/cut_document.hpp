@@ -2,8 +2,9 @@
 // parser (nlohmann) copies every token it reads, whitespace included, and a tensor's base64
 // data is most of a model; so before parsing, one pass over the file
 //  - cuts out every "base64:..." payload, the vocabulary's words (read by a reader of their
-//    own, string_array.hpp), and every other string longer than kMaxParsedStringBytes (the
-//    learned tokenizer's document), leaving a short placeholder string in their place;
+//    own, string_array.hpp), every tensor's "data" array of numbers (read with from_chars),
+//    and every other string longer than kMaxParsedStringBytes (the learned tokenizer's
+//    document), leaving a short placeholder string in their place;
 //  - refuses what no model holds before the parser copies it: a number longer than
 //    kMaxNumberBytes, more than kMaxRunBytes of whitespace and brackets between two values,
 //    nesting deeper than kMaxJsonDepth, the escape "\u0001" (placeholders are written with it);
@@ -96,10 +97,12 @@ class CutDocument {
     payload,  // the characters after "base64:", without a backslash: they are the string's
     string,   // a long string as written between its quotes, escapes and all
     words,    // the vocabulary's array of words, read into words()
+    numbers,  // a tensor's "data" array, all numbers (json_number_end)
   };
   struct Cut {
     Kind kind;
     std::string_view raw;  // in the file
+    std::size_t count = 0;  // of numbers
   };
 
   PiecesIterator begin(const Release* release = nullptr) const { return {&pieces_, 0, release}; }
@@ -143,6 +146,14 @@ struct CutProblem {
 
 // The document the parser is to read, or why the file is refused. `release` may be empty.
 std::variant<CutDocument, CutProblem> cut_document(std::string_view text, const Release& release);
+
+// The end of the JSON number at text[at], or `at` when there is none there: "-1.5e3," -> 6.
+std::size_t json_number_end(std::string_view text, std::size_t at);
+
+// The value the JSON parser gives a number (json_number_end's), as a double: an integer as
+// int64 or uint64 first, "-0" -> 0.0; one too small for a double -> 0. std::nullopt when it is
+// too big for a double (the parser's "number overflow").
+std::optional<double> json_number_value(std::string_view number);
 
 // The string whose characters between the quotes are `raw`, its escapes replaced:
 // `a\"b\u00e9` -> `a"bé`. std::nullopt when it is not a valid JSON string (a control

@@ -294,6 +294,7 @@ class ModelReader {
           newer_version_ = parsed.get<std::int64_t>() > kModelVersion;
         }
         if (take_tensor_value(parsed)) return false;
+        if (parsed.is_string()) check_cut_numbers(parsed.get_ref<const std::string&>());
         keep_value(parsed);
         break;
       case Event::object_end:
@@ -304,6 +305,53 @@ class ModelReader {
         break;
     }
     return true;
+  }
+
+  // A tensor's data array cut out (cut_document.hpp), against its config's count when known,
+  // as the numbers of one not cut out are counted.
+  void check_cut_numbers(const std::string& text) const {
+    const json::CutDocument::Cut* cut = cut_of(text);
+    if (cut == nullptr || cut->kind != json::CutDocument::Kind::numbers || open_.empty()) return;
+    const std::string& path = open_.back().path;  // "tensors.NAME"
+    const auto expected = expected_counts_.find(std::string_view(path).substr(8));
+    if (expected != expected_counts_.end() &&
+        cut->count > static_cast<std::size_t>(expected->second)) {
+      fail("tensor '" + expected->first + "': expected " + std::to_string(expected->second) +
+           " values, got more");
+    }
+  }
+
+  // The tensor data array a parsed string stands for, or nullptr.
+  const json::CutDocument::Cut* numbers_cut(const Json& data) const {
+    if (!data.is_string()) return nullptr;
+    const json::CutDocument::Cut* cut = cut_of(data.get_ref<const std::string&>());
+    return cut != nullptr && cut->kind == json::CutDocument::Kind::numbers ? cut : nullptr;
+  }
+
+  // A tensor's data array cut out: its numbers read as the parser would read them.
+  void read_cut_numbers(const json::CutDocument::Cut& cut, const std::string& path,
+                        std::int64_t expected_count, Tensor& tensor) const {
+    if (cut.count != static_cast<std::size_t>(expected_count)) {
+      fail(path + ": expected " + std::to_string(expected_count) + " values, got " +
+           std::to_string(cut.count));
+    }
+    tensor.data.resize(cut.count);
+    const std::string_view raw = cut.raw;
+    std::size_t at = 1;  // after '['
+    std::size_t released = 0;
+    for (float& value : tensor.data) {
+      while (raw[at] != '-' && (raw[at] < '0' || raw[at] > '9')) ++at;  // whitespace, ','
+      const std::size_t end = json::json_number_end(raw, at);
+      const std::string_view number = raw.substr(at, end - at);
+      const std::optional<double> parsed = json::json_number_value(number);
+      if (!parsed) fail("not valid JSON: number overflow parsing '" + std::string(number) + "'");
+      value = static_cast<float>(*parsed);
+      at = end;
+      if (release_ && at - released >= (std::size_t{4} << 20)) {
+        release_(raw.substr(released, at - released));
+        released = at;
+      }
+    }
   }
 
   // A value the document tree is to hold: within kMaxTreeBytes, and a string where only strings
@@ -902,6 +950,8 @@ class ModelReader {
     if (type == kInt8) {
       const QuantizedRows table = read_int8_rows(entry, data, path, expected_shape);
       widen_rows(table, static_cast<float*>(allocate(tensor, false)));
+    } else if (const json::CutDocument::Cut* numbers = numbers_cut(data)) {
+      read_cut_numbers(*numbers, path, expected_count, tensor);
     } else if (data.is_string()) {
       // The payload's length is checked before the buffer is made: a few bytes may not cost
       // a gigabyte.
@@ -988,7 +1038,9 @@ class ModelReader {
     std::int64_t cols = 0;
     if (type == kInt8) {
       const Json& scales_text = member(entry, "scales", path);
-      if (!scales_text.is_string() || !data.is_string()) return;  // read_tensor says so
+      if (!scales_text.is_string() || !data.is_string() || numbers_cut(data) != nullptr) {
+        return;  // read_tensor says so
+      }
       const std::int64_t rows = expected_shape.empty() ? 1 : expected_shape[0];
       cols = rows == 0 ? 0 : count / rows;
       const std::string_view encoded_scales = checked_base64_payload(
@@ -1000,8 +1052,8 @@ class ModelReader {
       if (!is_little_endian()) swap_bytes(scales);
       const std::size_t bad = first_non_finite(scales.data(), scales.size());
       if (bad < scales.size()) fail(path + " has a non-finite scale at row " + std::to_string(bad));
-    } else if (!data.is_string()) {
-      return;  // numbers already parsed, or not data: read_tensor checks them
+    } else if (!data.is_string() || numbers_cut(data) != nullptr) {
+      return;  // numbers, or not data: read_tensor checks them
     }
     const std::size_t value_bytes = type == kInt8 ? 1 : type == kFloat16 ? 2 : 4;
     const std::string_view encoded =
@@ -1068,7 +1120,7 @@ class ModelReader {
   QuantizedRows read_int8_rows(const Json& entry, const Json& data, const std::string& path,
                                const Shape& shape) const {
     const Json& scales_text = member(entry, "scales", path);
-    if (!scales_text.is_string() || !data.is_string()) {
+    if (!scales_text.is_string() || !data.is_string() || numbers_cut(data) != nullptr) {
       fail(path + ": an int8 tensor needs \"base64:...\" strings for scales and data");
     }
     QuantizedRows table;
