@@ -92,6 +92,14 @@ def cases(work):
         ', "vocabularies": {"words": [' + "0," * 4999000 + '0]}}')
     yield "5 M empty strings as words", head(
         ', "vocabularies": {"words": [' + '"",' * 4999000 + '""]}}')
+    shipped = json.load(open(os.path.join(HERE, "models", "en_ewt.json")))
+    del shipped["tensors"]
+    shipped["tokenizer"]["abbreviations"] = ["%07d" % i + "a" * 70000 for i in range(1400)]
+    yield "1,400 abbreviations of 70 KB, no tensors", render(shipped)
+    shipped["tokenizer"]["abbreviations"] = []
+    shipped["training"] = {"%07d" % i: "a" * 70000 for i in range(1400)}
+    yield "1,400 training fields of 70 KB, no tensors", render(shipped)
+    del shipped
     document = big_model(125000, "float32")
     big = render(document)
     yield "a valid 95 MB float32 model", big

@@ -1109,6 +1109,14 @@ TEST_CASE("model file error: the parsed document has a cap; a vocabulary holds s
   CHECK_THAT(load_error(chars + "\"a\"]}}"),
              Equals("bad.json: not a sawtag model: its strings, lists and objects (the words "
                     "and the tensors' data aside) would take more than 16777216 bytes to hold"));
+  // Strings over 64 KiB are not the parser's, but they count: 250 of 70,000 bytes are too many.
+  std::string training;
+  for (int i = 0; i < 250; ++i) {
+    training += "\"" + std::to_string(i) + "\": \"" + std::string(70000, 'a') + "\", ";
+  }
+  CHECK_THAT(load_error(inserted_after(serialize_model(full_model()), "\"training\": {", training)),
+             Equals("bad.json: not a sawtag model: its strings, lists and objects (the words "
+                    "and the tensors' data aside) would take more than 16777216 bytes to hold"));
   // A vocabulary may be 5,000,000 entries long: anything but a string is refused at once.
   CHECK_THAT(load_error(edited([](Json& d) { d["vocabularies"]["words"][3] = Json::array(); })),
              Equals("bad.json: vocabularies.words[3]: expected a string, got array"));

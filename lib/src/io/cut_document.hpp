@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <iterator>
@@ -53,10 +54,11 @@ class PiecesIterator {
   using pointer = const char*;
   using reference = const char&;
 
-  // `release`, when given, is called with each 4 MiB of a piece the iterator has passed.
+  // `release`, when given, is called with each 4 MiB of `file` the iterator has gone past
+  // (pieces are views into `file`, or placeholders, which are never released).
   PiecesIterator(const std::vector<std::string_view>* pieces, std::size_t piece,
-                 const Release* release = nullptr)
-      : pieces_(pieces), piece_(piece), release_(release) {
+                 const Release* release = nullptr, std::string_view file = {})
+      : pieces_(pieces), piece_(piece), release_(release), file_(file), released_(file.data()) {
     skip_empty();
   }
   const char& operator*() const { return (*pieces_)[piece_][offset_]; }
@@ -66,8 +68,9 @@ class PiecesIterator {
       ++piece_;
       offset_ = 0;
       skip_empty();
+      if (release_ != nullptr) release_behind();
     } else if (release_ != nullptr && (offset_ & (kReleaseStep - 1)) == 0) {
-      (*release_)((*pieces_)[piece_].substr(offset_ - kReleaseStep, kReleaseStep));
+      release_behind();
     }
     return *this;
   }
@@ -85,10 +88,24 @@ class PiecesIterator {
   void skip_empty() {
     while (piece_ < pieces_->size() && (*pieces_)[piece_].empty()) ++piece_;
   }
+  // Releases the file up to where the iterator is, once that is 4 MiB or more.
+  void release_behind() {
+    if (piece_ >= pieces_->size()) return;
+    const auto at = reinterpret_cast<std::uintptr_t>((*pieces_)[piece_].data() + offset_);
+    const auto released = reinterpret_cast<std::uintptr_t>(released_);
+    const auto file_begin = reinterpret_cast<std::uintptr_t>(file_.data());
+    const auto file_end = file_begin + file_.size();
+    if (at < file_begin || at > file_end) return;  // a placeholder
+    if (at < released + (std::size_t{4} << 20)) return;
+    (*release_)(std::string_view(released_, at - released));
+    released_ = (*pieces_)[piece_].data() + offset_;
+  }
   const std::vector<std::string_view>* pieces_;
   std::size_t piece_;
   std::size_t offset_ = 0;
   const Release* release_;
+  std::string_view file_;
+  const char* released_;  // the file before it is released
 };
 
 class CutDocument {
@@ -105,7 +122,9 @@ class CutDocument {
     std::size_t count = 0;  // of numbers
   };
 
-  PiecesIterator begin(const Release* release = nullptr) const { return {&pieces_, 0, release}; }
+  PiecesIterator begin(const Release* release = nullptr, std::string_view file = {}) const {
+    return {&pieces_, 0, release, file};
+  }
   PiecesIterator end() const { return {&pieces_, pieces_.size()}; }
   std::size_t size() const { return size_; }  // of the parsed text
 

@@ -58,7 +58,8 @@ using OrderedJson = nlohmann::ordered_json;
 
 using json::kMaxJsonDepth;
 // What the parser's document tree may hold (estimated: a value's bytes and 64 for each value
-// and key), the words and the numbers of tensor data arrays aside: sawtag's models need less
+// and key), with the strings over 64 KiB the loader restores (the learned tokenizer's document
+// aside), the words and the numbers of tensor data arrays aside: sawtag's models need less
 // than 1 MB; a vocabulary the fast reader cannot read (written with "\u" escapes) takes about
 // 72 bytes a word.
 constexpr std::size_t kMaxTreeBytes = std::size_t{16} << 20;
@@ -222,7 +223,8 @@ class ModelReader {
       return on_parse_event(event, parsed_value);
     };
     try {
-      return Json::parse(cut_->begin(release_ ? &release_ : nullptr), cut_->end(), check_event);
+      return Json::parse(cut_->begin(release_ ? &release_ : nullptr, text_), cut_->end(),
+                         check_event);
     } catch (const Json::parse_error& error) {
       // error.byte is 1-based: the position of the last character read.
       const std::size_t parsed_position = error.byte == 0 ? 0 : error.byte - 1;
@@ -363,7 +365,7 @@ class ModelReader {
     charge(kValueCost + (value.is_string() ? value.get_ref<const std::string&>().size() : 0));
   }
 
-  void charge(std::size_t bytes) {
+  void charge(std::size_t bytes) const {
     kept_bytes_ += bytes;
     if (kept_bytes_ > kMaxTreeBytes) {
       fail(
@@ -621,13 +623,17 @@ class ModelReader {
     return cut_ ? cut_->cut_of(text) : nullptr;
   }
 
-  // A placeholder left by cut_document() turned back into the file's string.
-  std::string restore(const std::string& text) const {
+  // A placeholder left by cut_document() turned back into the file's string. A long string
+  // counts toward kMaxTreeBytes, as it would had the parser kept it, unless it is the learned
+  // tokenizer's document (a model of its own, with its own budget).
+  std::string restore(const std::string& text, bool is_document = false) const {
     using Kind = json::CutDocument::Kind;
     const json::CutDocument::Cut* cut = cut_of(text);
-    if (cut == nullptr || cut->kind == Kind::words) return text;
+    if (cut == nullptr || cut->kind == Kind::words || cut->kind == Kind::numbers) return text;
     if (cut->kind == Kind::string) {
+      if (!is_document) charge(cut->raw.size());
       std::optional<std::string> restored = json::unescape(cut->raw);
+      if (release_) release_(cut->raw);
       if (!restored) {
         fail("not valid JSON: a bad escape or a control character in the string at " +
              where(static_cast<std::size_t>(cut->raw.data() - text_.data())));
@@ -829,7 +835,7 @@ class ModelReader {
     // Not read_string: the document's line breaks are JSON whitespace, and every string inside
     // it is checked when it is parsed.
     require_type(section, Json::value_t::string, "learned_tokenizer");
-    const std::string text = restore(section.get_ref<const std::string&>());
+    const std::string text = restore(section.get_ref<const std::string&>(), true);
     Model character_model = parse_model(text, source_ + ": learned_tokenizer");
     if (character_model.tokenizer.character_model) {
       fail("learned_tokenizer: its model has a learned tokenizer of its own");
@@ -1244,7 +1250,8 @@ class ModelReader {
   Int8WordTable word_table_;
   json::Release release_;
   std::optional<json::CutDocument> cut_;
-  std::size_t kept_bytes_ = 0;  // in the document tree, estimated (kMaxTreeBytes)
+  // In the document tree, estimated, and in long strings restored (kMaxTreeBytes).
+  mutable std::size_t kept_bytes_ = 0;
   // State of the checks made while parsing (on_parse_event).
   std::vector<OpenValue> open_;
   std::string last_key_;
@@ -1427,10 +1434,16 @@ class MappedFile {
 
   // Drops the pages wholly inside `part` (of text()) from this process's memory: they are read
   // again from the page cache if they are needed again.
+  // Only pages of the file are ever dropped: any part of `part` outside it is left alone.
   void release(std::string_view part) const {
     const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-    const auto begin = (reinterpret_cast<std::uintptr_t>(part.data()) + page - 1) / page * page;
-    const auto end = (reinterpret_cast<std::uintptr_t>(part.data()) + part.size()) / page * page;
+    const auto first = reinterpret_cast<std::uintptr_t>(data_);
+    const auto from = std::max(reinterpret_cast<std::uintptr_t>(part.data()), first);
+    const auto to =
+        std::min(reinterpret_cast<std::uintptr_t>(part.data()) + part.size(), first + size_);
+    if (data_ == nullptr || to <= from) return;
+    const auto begin = (from + page - 1) / page * page;
+    const auto end = to / page * page;
     if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
   }
 
