@@ -1066,6 +1066,30 @@ TEST_CASE("model file: strings over 64 KiB are cut out before parsing and read b
         long_value.substr(0, 100002) + "\xC3\xA9/\xF0\x9F\x98\x80");
 }
 
+TEST_CASE("model file: a long string of escapes, payloads written with \"\\/\"", "[model_file]") {
+  // A string's end is found in time linear in its length, however many escapes it holds.
+  Model model = full_model();
+  model.training.fields["backslashes"] = std::string(1 << 20, '\\');
+  model.training.fields["quotes"] = std::string(1 << 20, '"');
+  const Model loaded = parse_model(serialize_model(model), "memory");
+  CHECK(loaded.training.fields.at("backslashes") == model.training.fields.at("backslashes"));
+  CHECK(loaded.training.fields.at("quotes") == model.training.fields.at("quotes"));
+  // Some writers escape every '/': payloads under 64 KiB are then parsed, longer ones unescaped
+  // by the loader (the word embedding here is 384 KB of base64).
+  ModelConfig wide = testing::tiny_config();
+  wide.word_dim = 6000;
+  const Model wide_model = testing::make_random_model(wide, 8);
+  for (TensorEncoding encoding :
+       {TensorEncoding::base64, TensorEncoding::base64_float16_int8_words}) {
+    std::string text = serialize_model(wide_model, encoding);
+    std::string escaped;
+    for (char c : text) escaped += c == '/' ? std::string("\\/") : std::string(1, c);
+    REQUIRE(escaped.size() > text.size() + 1000);
+    const Model from_escaped = parse_model(escaped, "memory");
+    require_same_tensors(parse_model(text, "memory"), from_escaped);
+  }
+}
+
 TEST_CASE("model file error: a long string with a bad escape, a long duplicate key",
           "[model_file]") {
   const std::string text = serialize_model(full_model());

@@ -240,14 +240,22 @@ class Cutter {
   }
 
   // Position of the quote that ends the string whose characters start at `at`; counts its
-  // escapes. Reads a long string a window at a time.
+  // escapes. Reads a long string a window at a time, and each character once or twice, however
+  // many escapes it holds.
   std::size_t closing_quote(std::size_t at, std::size_t* escapes) {
+    constexpr std::size_t kNone = std::string_view::npos;
+    std::size_t quote_at = kNone;  // the first quote at or after `at`, when known
+    std::size_t searched = at;     // no quote before it but quote_at, from where the search began
     while (at < text_.size()) {
-      const std::size_t window_end = std::min(text_.size(), at + kWindowBytes);
-      const void* quote = std::memchr(text_.data() + at, '"', window_end - at);
-      const std::size_t quote_at =
-          quote == nullptr ? window_end : static_cast<const char*>(quote) - text_.data();
-      const void* backslash = std::memchr(text_.data() + at, '\\', quote_at - at);
+      if (quote_at == kNone ? at >= searched : quote_at < at) {  // search on
+        const std::size_t from = std::max(at, searched);
+        const std::size_t window_end = std::min(text_.size(), from + kWindowBytes);
+        const void* quote = std::memchr(text_.data() + from, '"', window_end - from);
+        quote_at = quote == nullptr ? kNone : static_cast<const char*>(quote) - text_.data();
+        searched = quote == nullptr ? window_end : quote_at + 1;
+      }
+      const std::size_t limit = quote_at == kNone ? searched : quote_at;
+      const void* backslash = std::memchr(text_.data() + at, '\\', limit - at);
       if (backslash != nullptr) {
         const std::size_t escape = static_cast<const char*>(backslash) - text_.data();
         ++*escapes;
@@ -259,8 +267,8 @@ class Cutter {
         at = escape + 2;
         continue;
       }
-      if (quote != nullptr) return quote_at;
-      at = window_end;
+      if (quote_at != kNone) return quote_at;
+      at = searched;
       progress(at);
     }
     problem_ = CutProblem{CutProblem::Kind::truncated, text_.size(), ""};

@@ -961,9 +961,10 @@ class ModelReader {
     } else if (data.is_string()) {
       // The payload's length is checked before the buffer is made: a few bytes may not cost
       // a gigabyte.
-      const std::string_view encoded =
-          checked_base64_payload(data.get_ref<const std::string&>(), path, expected_count,
-                                 type == kFloat16 ? sizeof(std::uint16_t) : sizeof(float));
+      std::string storage;
+      const std::string_view encoded = checked_base64_payload(
+          data.get_ref<const std::string&>(), path, expected_count,
+          type == kFloat16 ? sizeof(std::uint16_t) : sizeof(float), &storage);
       decode_base64_payload(encoded, path,
                             reinterpret_cast<unsigned char*>(allocate(tensor, type == kFloat16)));
       if (type == kFloat16) widen_float16(tensor);
@@ -1042,6 +1043,7 @@ class ModelReader {
     const Json& data = member(entry, "data", path);
     std::vector<float> scales;  // int8: one a row
     std::int64_t cols = 0;
+    std::string scales_storage, storage;  // for payloads written with escapes
     if (type == kInt8) {
       const Json& scales_text = member(entry, "scales", path);
       if (!scales_text.is_string() || !data.is_string() || numbers_cut(data) != nullptr) {
@@ -1049,9 +1051,10 @@ class ModelReader {
       }
       const std::int64_t rows = expected_shape.empty() ? 1 : expected_shape[0];
       cols = rows == 0 ? 0 : count / rows;
-      const std::string_view encoded_scales = checked_base64_payload(
-          scales_text.get_ref<const std::string&>(), path + " scales", rows, sizeof(float));
-      checked_base64_payload(data.get_ref<const std::string&>(), path, count, 1);
+      const std::string_view encoded_scales =
+          checked_base64_payload(scales_text.get_ref<const std::string&>(), path + " scales", rows,
+                                 sizeof(float), &scales_storage);
+      checked_base64_payload(data.get_ref<const std::string&>(), path, count, 1, &storage);
       scales.resize(static_cast<std::size_t>(rows));
       decode_base64_payload(encoded_scales, path + " scales",
                             reinterpret_cast<unsigned char*>(scales.data()));
@@ -1062,8 +1065,8 @@ class ModelReader {
       return;  // numbers, or not data: read_tensor checks them
     }
     const std::size_t value_bytes = type == kInt8 ? 1 : type == kFloat16 ? 2 : 4;
-    const std::string_view encoded =
-        checked_base64_payload(data.get_ref<const std::string&>(), path, count, value_bytes);
+    const std::string_view encoded = checked_base64_payload(data.get_ref<const std::string&>(),
+                                                            path, count, value_bytes, &storage);
     // The first non-finite value is told only once every character is known to be valid, as
     // read_tensor decodes them all before it looks at the values.
     std::optional<std::pair<std::size_t, bool>> first_bad;  // index, is NaN
@@ -1134,10 +1137,12 @@ class ModelReader {
     table.rows = shape.empty() ? 1 : shape[0];
     table.cols = table.rows == 0 ? 0 : count / table.rows;
     // Both payloads' lengths are checked before either buffer is made.
-    const std::string_view encoded_scales = checked_base64_payload(
-        scales_text.get_ref<const std::string&>(), path + " scales", table.rows, sizeof(float));
+    std::string scales_storage, values_storage;  // for payloads written with escapes
+    const std::string_view encoded_scales =
+        checked_base64_payload(scales_text.get_ref<const std::string&>(), path + " scales",
+                               table.rows, sizeof(float), &scales_storage);
     const std::string_view encoded_values =
-        checked_base64_payload(data.get_ref<const std::string&>(), path, count, 1);
+        checked_base64_payload(data.get_ref<const std::string&>(), path, count, 1, &values_storage);
     table.scales.resize(static_cast<std::size_t>(table.rows));
     decode_base64_payload(encoded_scales, path + " scales",
                           reinterpret_cast<unsigned char*>(table.scales.data()));
@@ -1170,10 +1175,17 @@ class ModelReader {
   }
 
   // The payload of a "base64:..." string, once its length is checked against `expected_count`
-  // values of `value_bytes` each.
-  std::string_view checked_base64_payload(const std::string& text, const std::string& path,
-                                          std::int64_t expected_count,
-                                          std::size_t value_bytes) const {
+  // values of `value_bytes` each. One over 64 KiB written with escapes ("\/": not cut out as a
+  // payload) is unescaped into *storage, which must outlive the view.
+  std::string_view checked_base64_payload(const std::string& parsed, const std::string& path,
+                                          std::int64_t expected_count, std::size_t value_bytes,
+                                          std::string* storage) const {
+    const json::CutDocument::Cut* cut = cut_of(parsed);
+    if (cut != nullptr && cut->kind == json::CutDocument::Kind::string) {
+      *storage = restore(parsed, true);  // tensor data, paid for by the file, not the tree's
+    }
+    const std::string& text =
+        cut != nullptr && cut->kind == json::CutDocument::Kind::string ? *storage : parsed;
     if (text.compare(0, kBase64Prefix.size(), kBase64Prefix) != 0) {
       fail(path + ": data string must start with \"base64:\", got " + quote(text));
     }
