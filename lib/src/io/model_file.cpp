@@ -2,22 +2,17 @@
 // the library that includes nlohmann/json.
 //
 // Loading a ~20 MB model must take well under 100 ms, and nlohmann's lexer copies every token
-// one character at a time. So before parsing, the big base64 payloads, the vocabulary's words
-// and every long string are cut out of the text and replaced by short placeholders
-// (cut_document.hpp); after parsing, each tensor's data is decoded straight from the original
-// text into its float vector. What the parser keeps in its document tree is counted as it
-// parses, against kMaxTreeBytes.
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
+// one character at a time. So before parsing, the big base64 payloads, the vocabulary's words,
+// the tensors' arrays of numbers and every long string are cut out of the text and replaced by
+// short placeholders (cut_document.hpp); after parsing, each tensor's data is decoded straight
+// from the original text into its float vector. What the parser keeps in its document tree is
+// counted as it parses, against kMaxTreeBytes. The file is mapped (mapped_file.hpp), and a big
+// one's pages are released as the reader is done with them.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <deque>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -43,6 +38,7 @@
 #include "io/base64.hpp"
 #include "io/cut_document.hpp"
 #include "io/float16.hpp"
+#include "io/mapped_file.hpp"
 #include "io/model_strings.hpp"
 #include "io/string_array.hpp"
 #include "sawtag/error.hpp"
@@ -1402,76 +1398,12 @@ Model parse_model(std::string_view text, const std::string& source_name, Int8Wor
   return ModelReader(text, source_name, word_table).read();
 }
 
-namespace {
-
-// A file's bytes mapped read-only: no copy of a model's tens of MB, and its pages come
-// straight from the page cache. Nothing is read ahead (no MAP_POPULATE): a page is read when
-// the loader gets to it, so a file refused at its first bytes costs those bytes only.
-class MappedFile {
- public:
-  explicit MappedFile(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw InputError(path + ": cannot open the model file: " + std::strerror(errno));
-    struct stat status {};
-    if (::fstat(fd, &status) != 0) {
-      const int error = errno;
-      ::close(fd);
-      throw InputError(path + ": cannot read the model file: " + std::strerror(error));
-    }
-    if (static_cast<std::uint64_t>(status.st_size) > kMaxFileBytes) {
-      ::close(fd);
-      throw ModelError(path + ": the file has " + std::to_string(status.st_size) +
-                       " bytes, more than a model file may have (" + std::to_string(kMaxFileBytes) +
-                       ")");
-    }
-    size_ = static_cast<std::size_t>(status.st_size);
-    if (size_ > 0) {
-      void* data = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (data == MAP_FAILED) {
-        const int error = errno;
-        ::close(fd);
-        throw InputError(path + ": cannot read the model file: " + std::strerror(error));
-      }
-      data_ = static_cast<const char*>(data);
-    }
-    ::close(fd);
-  }
-  ~MappedFile() {
-    if (data_ != nullptr) ::munmap(const_cast<char*>(data_), size_);
-  }
-  MappedFile(const MappedFile&) = delete;
-  MappedFile& operator=(const MappedFile&) = delete;
-
-  std::string_view text() const { return {data_ == nullptr ? "" : data_, size_}; }
-
-  // Drops the pages wholly inside `part` (of text()) from this process's memory: they are read
-  // again from the page cache if they are needed again.
-  // Only pages of the file are ever dropped: any part of `part` outside it is left alone.
-  void release(std::string_view part) const {
-    const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-    const auto first = reinterpret_cast<std::uintptr_t>(data_);
-    const auto from = std::max(reinterpret_cast<std::uintptr_t>(part.data()), first);
-    const auto to =
-        std::min(reinterpret_cast<std::uintptr_t>(part.data()) + part.size(), first + size_);
-    if (data_ == nullptr || to <= from) return;
-    const auto begin = (from + page - 1) / page * page;
-    const auto end = to / page * page;
-    if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
-  }
-
- private:
-  const char* data_ = nullptr;
-  std::size_t size_ = 0;
-};
-
-}  // namespace
-
 Model load_model(const std::string& path, Int8WordTable word_table) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) {
     throw InputError(path + ": is a directory, not a model file");
   }
-  const MappedFile file(path);
+  const MappedFile file(path, kMaxFileBytes);
   // A big file's pages are released as the reader is done with them, so that refusing one
   // costs less memory than its size; a smaller one's are kept (reading a page twice costs
   // time: about 1 ms for the 23 MB shipped model).
