@@ -124,6 +124,10 @@ def cases(work):
     yield "a valid 92 MB model of JSON numbers", big
     yield "the 92 MB JSON model, a string as its last value", big[: big.rfind("]")] + ',"x"]}}\n}\n'
     yield "the 92 MB JSON model, cut at 90%", big[: len(big) * 9 // 10]
+    embedding = big.find('"data":[', big.find('"encoder.word_embedding"'))
+    embedding_end = big.find("]", embedding)
+    yield "the 92 MB JSON model, a string after its word embedding's numbers", (
+        big[:embedding_end] + ',"x"' + big[embedding_end:])
 
 
 def rss_and_time(stderr):

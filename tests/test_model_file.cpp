@@ -1353,6 +1353,18 @@ TEST_CASE("model file: a tensor's numbers read the same cut out and by the parse
   }
   CHECK_THAT(load_error(with_numbers("[1, 2,]")), StartsWith("bad.json: not valid JSON"));
   CHECK_THAT(load_error(with_numbers("[1, 2, 03]")), StartsWith("bad.json: not valid JSON"));
+  // Anything else in a data array is refused before parsing, with the message a value of
+  // that type gets from the parser's checks; a syntax error there is said to be one.
+  CHECK_THAT(load_error(with_numbers("[0, 1, true]")),
+             Equals("bad.json: tensor 'encoder.word_embedding': value at index 2 is boolean, "
+                    "expected a number"));
+  CHECK_THAT(load_error(with_numbers("[null]")),
+             Equals("bad.json: tensor 'encoder.word_embedding': value at index 0 is null, "
+                    "expected a number"));
+  CHECK_THAT(load_error(with_numbers("[1 2]")),
+             StartsWith("bad.json: not valid JSON: parse error at line 1, column "));
+  CHECK_THAT(load_error(with_numbers("[1 2]")),
+             EndsWith(": a tensor's data array holds something other than numbers"));
 }
 
 }  // namespace sawtag

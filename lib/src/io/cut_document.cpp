@@ -136,6 +136,7 @@ class Cutter {
         }
         if (c == '[' && at_tensor_data()) {
           const std::size_t end = numbers_end(at);
+          if (problem_) return *problem_;
           if (end != std::string_view::npos) {
             at = end;
             continue;
@@ -297,26 +298,32 @@ class Cutter {
     return after_colon_ && stack_ == "{{{" && keys_[1] == "tensors" && keys_[3] == "data";
   }
 
-  // The end of the array of JSON numbers at text_[begin], cut out; std::string_view::npos,
-  // and nothing cut, when it holds anything else (the parser then reads it and says what).
-  // [0.5, -1, 2e-3] -> a placeholder, and a cut of 3 numbers.
+  // The end of the array of JSON numbers at text_[begin], cut out: [0.5, -1, 2e-3] -> a
+  // placeholder, and a cut of 3 numbers. Anything but numbers in it is refused here, before
+  // the parser would have turned the numbers before it into floats; std::string_view::npos,
+  // and nothing cut, for an empty array or a tensor whose name has an escape (the parser
+  // reads those).
   std::size_t numbers_end(std::size_t begin) {
+    const std::string_view tensor = keys_[2];
     std::size_t at = skip_whitespace(begin + 1);
+    if (tensor.empty() || (at < text_.size() && text_[at] == ']')) return std::string_view::npos;
     std::size_t count = 0;
-    while (at < text_.size() && text_[at] != ']') {
+    while (true) {
       const std::size_t number_end = json_number_end(text_, at);
-      if (number_end == at || number_end - at > kMaxNumberBytes) return std::string_view::npos;
+      if (number_end == at) return refuse_in_array(tensor, count, at);
+      if (number_end - at > kMaxNumberBytes) {
+        problem_ = CutProblem{
+            CutProblem::Kind::at_position, at,
+            "a JSON number longer than " + std::to_string(kMaxNumberBytes) + " characters"};
+        return text_.size();
+      }
       ++count;
       at = skip_whitespace(number_end);
-      if (at < text_.size() && text_[at] == ',') {
-        at = skip_whitespace(at + 1);
-        if (at < text_.size() && text_[at] == ']') return std::string_view::npos;  // "[1,]"
-      } else if (at >= text_.size() || text_[at] != ']') {
-        return std::string_view::npos;
-      }
+      if (at < text_.size() && text_[at] == ']') break;
+      if (at >= text_.size() || text_[at] != ',') return refuse_in_array(tensor, count, at);
+      at = skip_whitespace(at + 1);
       progress(at);
     }
-    if (at >= text_.size() || count == 0) return std::string_view::npos;
     const std::size_t end = at + 1;
     document_.append(text_.substr(copied_, begin - copied_), copied_, false);
     document_.append_placeholder("\"\\u0001" + std::to_string(document_.cuts_.size()) + "\"",
@@ -326,6 +333,39 @@ class Cutter {
     copied_ = end;
     value_ended(end);
     return end;
+  }
+
+  // What is at text_[at] in a tensor's data array, where a number (or, after `index` numbers,
+  // ',' or ']') should be: the message the loader gives for a value of another type, or a
+  // syntax error.
+  std::size_t refuse_in_array(std::string_view tensor, std::size_t index, std::size_t at) {
+    if (at >= text_.size()) {
+      problem_ = CutProblem{CutProblem::Kind::truncated, text_.size(), ""};
+      return text_.size();
+    }
+    const char c = text_[at];
+    const char* type = c == '"'               ? "string"
+                       : c == '['             ? "array"
+                       : c == '{'             ? "object"
+                       : c == 't' || c == 'f' ? "boolean"
+                       : c == 'n'             ? "null"
+                                              : nullptr;
+    const bool after_value = at > 0 && text_[skip_back(at)] != ',' && text_[skip_back(at)] != '[';
+    if (type != nullptr && !after_value) {
+      problem_ = CutProblem{CutProblem::Kind::plain, at,
+                            "tensor '" + std::string(tensor) + "': value at index " +
+                                std::to_string(index) + " is " + type + ", expected a number"};
+    } else {
+      problem_ = CutProblem{CutProblem::Kind::invalid_json, at,
+                            "a tensor's data array holds something other than numbers"};
+    }
+    return text_.size();
+  }
+
+  // The last position before `at` that is not whitespace.
+  std::size_t skip_back(std::size_t at) const {
+    while (at > 0 && is_whitespace(text_[at - 1])) --at;
+    return at == 0 ? 0 : at - 1;
   }
 
   // The words' array at text_[begin], read and cut out when the fast reader can; else it is

@@ -157,7 +157,13 @@ class CutDocument {
 // Why the file was refused before parsing: `problem` ("a JSON number longer than 1024 bytes")
 // at `position` of the file, or the file ends inside the document (`truncated`).
 struct CutProblem {
-  enum class Kind { at_position, truncated, too_deep };
+  enum class Kind {
+    at_position,   // "not a sawtag model: <problem> at line L, column C"
+    invalid_json,  // "not valid JSON: parse error at line L, column C: <problem>"
+    plain,         // "<problem>"
+    truncated,
+    too_deep,
+  };
   Kind kind = Kind::at_position;
   std::size_t position = 0;
   std::string problem;

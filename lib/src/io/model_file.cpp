@@ -256,6 +256,10 @@ class ModelReader {
       fail("JSON nested more than " + std::to_string(kMaxJsonDepth) +
            " levels deep, not a sawtag model");
     }
+    if (problem.kind == Kind::plain) fail(problem.problem);
+    if (problem.kind == Kind::invalid_json) {
+      fail("not valid JSON: parse error at " + where(problem.position) + ": " + problem.problem);
+    }
     fail("not a sawtag model: " + problem.problem + " at " + where(problem.position));
   }
 
