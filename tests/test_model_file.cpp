@@ -1027,8 +1027,19 @@ TEST_CASE("model file error: a number longer than 1024 characters is refused bef
       load_error("{\"format\": \"sawtag-model\",\n \"version\": " + std::string(2000, '1') + "}"),
       Equals("bad.json: not a sawtag model: a JSON number longer than 1024 characters at "
              "line 2, column 13"));
-  CHECK_THAT(load_error(edited([](Json& d) { d["config"]["d_model"] = 8; }).insert(1, "")),
-             Equals(""));
+  // In a tensor's data array too; 1024 characters are still a number.
+  const std::string text = edited([](Json&) {});
+  const std::string bias = "\"heads.xpos.bias\":{\"shape\":[9],\"dtype\":\"float32\",\"data\":[";
+  const std::string half = "0.5" + std::string(1021, '0');
+  std::string long_value = text;
+  long_value.insert(long_value.find(bias) + bias.size(), half + "0,");
+  CHECK_THAT(load_error(long_value),
+             StartsWith("bad.json: not a sawtag model: a JSON number longer than 1024 characters"));
+  std::string longest = text;
+  const std::size_t first = longest.find(bias) + bias.size();
+  longest.replace(first, longest.find(',', first) - first, half);
+  CHECK(load_error(longest).empty());
+  CHECK(parse_model(longest, "memory").parameters.heads.xpos.bias.data[0] == 0.5f);
 }
 
 TEST_CASE("model file error: the escape \\u0001, which placeholders use, is refused",
