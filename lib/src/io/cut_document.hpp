@@ -7,7 +7,8 @@
 //    document), leaving a short placeholder string in their place;
 //  - refuses what no model holds before the parser copies it: a number longer than
 //    kMaxNumberBytes, more than kMaxRunBytes of whitespace and brackets between two values,
-//    nesting deeper than kMaxJsonDepth, the escape "\u0001" (placeholders are written with it);
+//    nesting deeper than kMaxJsonDepth, the escape "\u0001" (placeholders are written with it),
+//    anything but numbers in a tensor's "data" array;
 //  - says when the file ends inside the document (truncated), before anything is parsed.
 // Whitespace before and after the document is not given to the parser. The pass stops,
 // leaving the rest to the parser as it is, at the first byte that cannot be JSON: the parser
