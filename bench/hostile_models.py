@@ -99,6 +99,10 @@ def cases(work):
     shipped["tokenizer"]["abbreviations"] = []
     shipped["training"] = {"%07d" % i: "a" * 70000 for i in range(1400)}
     yield "1,400 training fields of 70 KB, no tensors", render(shipped)
+    shipped["training"] = {}
+    shipped["learned_tokenizer"] = "{" + " " * 60 + "x" * 95000000 + "}"
+    yield "the shipped model with a 95 MB learned tokenizer of garbage", render(shipped)
+    del shipped["learned_tokenizer"]
     del shipped
     document = big_model(125000, "float32")
     big = render(document)

@@ -493,20 +493,30 @@ std::optional<double> json_number_value(std::string_view number) {
 
 // ---- Escapes ---------------------------------------------------------------------------------
 
-std::optional<std::string> unescape(std::string_view raw) {
+std::optional<std::string> unescape(std::string_view raw, const Release& release) {
   std::string out;
   out.reserve(raw.size());
   std::size_t at = 0;
+  std::size_t released = 0;
   unsigned char smallest = 0xFF;  // of the characters copied as they are
   while (at < raw.size()) {
-    const void* backslash = std::memchr(raw.data() + at, '\\', raw.size() - at);
+    if (release && at >= released + kWindowBytes) {
+      release(raw.substr(released, at - released));
+      released = at;
+    }
+    // A run without escapes, read a window at a time.
+    const std::size_t window_end = std::min(raw.size(), at + kWindowBytes);
+    const void* backslash = std::memchr(raw.data() + at, '\\', window_end - at);
     const std::size_t run_end =
-        backslash == nullptr ? raw.size() : static_cast<const char*>(backslash) - raw.data();
+        backslash == nullptr ? window_end : static_cast<const char*>(backslash) - raw.data();
     for (std::size_t i = at; i < run_end; ++i) {
       smallest = std::min(smallest, static_cast<unsigned char>(raw[i]));
     }
     out.append(raw, at, run_end - at);
-    if (run_end == raw.size()) break;
+    if (backslash == nullptr) {
+      at = window_end;
+      continue;
+    }
     if (run_end + 1 >= raw.size()) return std::nullopt;
     at = run_end + 2;
     switch (raw[run_end + 1]) {

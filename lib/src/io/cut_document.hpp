@@ -183,7 +183,8 @@ std::optional<double> json_number_value(std::string_view number);
 
 // The string whose characters between the quotes are `raw`, its escapes replaced:
 // `a\"b\u00e9` -> `a"bé`. std::nullopt when it is not a valid JSON string (a control
-// character, a bad escape or a lone surrogate).
-std::optional<std::string> unescape(std::string_view raw);
+// character, a bad escape or a lone surrogate). `release`, when given, is called with each
+// 4 MiB of `raw` read.
+std::optional<std::string> unescape(std::string_view raw, const Release& release = {});
 
 }  // namespace sawtag::json

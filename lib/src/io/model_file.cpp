@@ -632,7 +632,7 @@ class ModelReader {
     if (cut == nullptr || cut->kind == Kind::words || cut->kind == Kind::numbers) return text;
     if (cut->kind == Kind::string) {
       if (!is_document) charge(cut->raw.size());
-      std::optional<std::string> restored = json::unescape(cut->raw);
+      std::optional<std::string> restored = json::unescape(cut->raw, release_);
       if (release_) release_(cut->raw);
       if (!restored) {
         fail("not valid JSON: a bad escape or a control character in the string at " +
