@@ -823,8 +823,11 @@ TEST_CASE("model file error: unknown fields and overlong lists are refused while
           "[model_file]") {
   const std::string text = edited([](Json&) {});
   // The field's value is never parsed: it could be 100 MB of numbers.
-  CHECK_THAT(load_error(inserted_after(text, "{", "\"junk\":[0,0,0,[[[[{{")),
+  CHECK_THAT(load_error(inserted_after(text, "{", "\"junk\":[0,0,0,[[[[{{]]")),
              Equals("bad.json: unknown field 'junk'"));
+  // Brackets that never close are seen before parsing: the document does not end.
+  CHECK_THAT(load_error(inserted_after(text, "{", "\"junk\":[0,0,0,[[[[{{")),
+             StartsWith("bad.json: truncated: the JSON document ends at byte "));
   // A newer version may have new fields: it is told to upgrade, whatever their order.
   std::string newer = edited([](Json& d) { d["version"] = 7; });
   CHECK_THAT(load_error(inserted_after(newer, "\"version\":7", ",\"lemmatizer\":{}")),
@@ -992,6 +995,387 @@ TEST_CASE("model file error: files too big to be a model, or not JSON, are refus
                       StartsWith(zeros + ": not valid JSON: parse error at line 1, column 1"));
   }
   std::filesystem::remove_all(directory, error);
+}
+
+}  // namespace sawtag
+
+// ---- What the parser is never given (io/cut_document.hpp) --------------------------------------
+
+namespace sawtag {
+
+TEST_CASE("model file error: a long run of whitespace and brackets is refused before parsing",
+          "[model_file]") {
+  // The parser would keep a copy of it (issue 19: '{' and 100 MB of spaces took 229 MB).
+  CHECK_THAT(load_error("{" + std::string(70000, ' ') + "}"),
+             Equals("bad.json: not a sawtag model: more than 65536 bytes of whitespace and "
+                    "brackets without a value between them at line 1, column 1"));
+  std::string brackets = "{\"format\": \"sawtag-model\", \"self_tests\": [";
+  for (int i = 0; i < 30000; ++i) brackets += "[],";
+  CHECK_THAT(load_error(brackets + "[]]}"),
+             StartsWith("bad.json: not a sawtag model: more than 65536 bytes of whitespace and "
+                        "brackets without a value between them at line 1, column 40"));
+  // Whitespace around the document is not the parser's: a model with 1 MB of it loads.
+  const std::string text = serialize_model(full_model());
+  const std::string padding(1 << 20, ' ');
+  CHECK(load_error(padding + text + padding).empty());
+  CHECK(load_error(inserted_after(text, "\"tensors\":", std::string(60000, '\n'))).empty());
+}
+
+TEST_CASE("model file error: a number longer than 1024 characters is refused before parsing",
+          "[model_file]") {
+  CHECK_THAT(
+      load_error("{\"format\": \"sawtag-model\",\n \"version\": " + std::string(2000, '1') + "}"),
+      Equals("bad.json: not a sawtag model: a JSON number longer than 1024 characters at "
+             "line 2, column 13"));
+  // In a tensor's data array too; 1024 characters are still a number.
+  const std::string text = edited([](Json&) {});
+  const std::string bias = "\"heads.xpos.bias\":{\"shape\":[9],\"dtype\":\"float32\",\"data\":[";
+  const std::string half = "0.5" + std::string(1021, '0');
+  std::string long_value = text;
+  long_value.insert(long_value.find(bias) + bias.size(), half + "0,");
+  CHECK_THAT(load_error(long_value),
+             StartsWith("bad.json: not a sawtag model: a JSON number longer than 1024 characters"));
+  std::string longest = text;
+  const std::size_t first = longest.find(bias) + bias.size();
+  longest.replace(first, longest.find(',', first) - first, half);
+  CHECK(load_error(longest).empty());
+  CHECK(parse_model(longest, "memory").parameters.heads.xpos.bias.data[0] == 0.5f);
+}
+
+TEST_CASE("model file error: the escape \\u0001, which placeholders use, is refused",
+          "[model_file]") {
+  // A placeholder is a string holding U+0001: a file may not forge one ("\u0001" + "0" would
+  // read as the first cut payload).
+  const std::string text = serialize_model(full_model());
+  CHECK_THAT(load_error(inserted_after(text, "\"training\": {", "\"x\": \"\\u00010\", ")),
+             StartsWith("bad.json: not a sawtag model: a string holds the control character "
+                        "U+0001 (\\u0001) at line "));
+  CHECK_THAT(load_error(inserted_after(text, "\"training\": {", "\"x\": \"base64:\\u00010\", ")),
+             StartsWith("bad.json: not a sawtag model: a string holds the control character "
+                        "U+0001"));
+  // An escaped backslash before "u0001" is no such escape.
+  CHECK(load_error(inserted_after(text, "\"training\": {", "\"x\": \"a\\\\u0001\", ")).empty());
+}
+
+TEST_CASE("model file: strings over 64 KiB are cut out before parsing and read back whole",
+          "[model_file]") {
+  Model model = full_model();
+  std::string long_value(100000, 'a');
+  long_value += "\"\\\xC3\xA9";  // a quote and a backslash, written escaped
+  model.training.fields["long"] = long_value;
+  const std::string long_key(70000, 'k');
+  model.training.fields[long_key] = "v";
+  const std::string text = serialize_model(model);
+  const Model loaded = parse_model(text, "memory");
+  CHECK(loaded.training.fields.at("long") == long_value);
+  CHECK(loaded.training.fields.at(long_key) == "v");
+  require_same_model(model, loaded);
+  // The escapes as another writer might put them: "\u00e9", "\/", a surrogate pair.
+  std::string escaped = text;
+  escaped.replace(escaped.find("\xC3\xA9"), 2, "\\u00e9\\/\\ud83d\\ude00");
+  CHECK(parse_model(escaped, "memory").training.fields.at("long") ==
+        long_value.substr(0, 100002) + "\xC3\xA9/\xF0\x9F\x98\x80");
+}
+
+TEST_CASE("model file: a long string of escapes, payloads written with \"\\/\"", "[model_file]") {
+  // A string's end is found in time linear in its length, however many escapes it holds.
+  Model model = full_model();
+  model.training.fields["backslashes"] = std::string(1 << 20, '\\');
+  model.training.fields["quotes"] = std::string(1 << 20, '"');
+  const Model loaded = parse_model(serialize_model(model), "memory");
+  CHECK(loaded.training.fields.at("backslashes") == model.training.fields.at("backslashes"));
+  CHECK(loaded.training.fields.at("quotes") == model.training.fields.at("quotes"));
+  // Some writers escape every '/': payloads under 64 KiB are then parsed, longer ones unescaped
+  // by the loader (the word embedding here is 384 KB of base64).
+  ModelConfig wide = testing::tiny_config();
+  wide.word_dim = 6000;
+  const Model wide_model = testing::make_random_model(wide, 8);
+  for (TensorEncoding encoding :
+       {TensorEncoding::base64, TensorEncoding::base64_float16_int8_words}) {
+    std::string text = serialize_model(wide_model, encoding);
+    std::string escaped;
+    for (char c : text) escaped += c == '/' ? std::string("\\/") : std::string(1, c);
+    REQUIRE(escaped.size() > text.size() + 1000);
+    const Model from_escaped = parse_model(escaped, "memory");
+    require_same_tensors(parse_model(text, "memory"), from_escaped);
+  }
+}
+
+TEST_CASE("model file error: a long string with a bad escape, a long duplicate key",
+          "[model_file]") {
+  const std::string text = serialize_model(full_model());
+  const std::string long_value(70000, 'a');
+  CHECK_THAT(
+      load_error(inserted_after(text, "\"training\": {", "\"x\": \"" + long_value + "\\x\", ")),
+      StartsWith("bad.json: not valid JSON: a bad escape or a control character in the "
+                 "string at line "));
+  CHECK_THAT(
+      load_error(inserted_after(text, "\"training\": {", "\"x\": \"" + long_value + "\\ud800\", ")),
+      StartsWith("bad.json: not valid JSON: a bad escape or a control character"));
+  const std::string long_key = "\"" + std::string(70000, 'k') + "\": \"v\", ";
+  CHECK_THAT(load_error(inserted_after(text, "\"training\": {", long_key + long_key)),
+             Equals("bad.json: duplicate key 'training." + std::string(80, 'k') +
+                    "...': each may appear once"));
+  CHECK_THAT(load_error(inserted_after(text, "{", long_key)),
+             Equals("bad.json: unknown field '" + std::string(80, 'k') + "...'"));
+}
+
+TEST_CASE("model file error: a file that ends inside its document is truncated, before parsing",
+          "[model_file]") {
+  const std::string text = serialize_model(full_model());
+  const std::string long_string = "\"x\": \"" + std::string(1 << 20, 'a');  // never closed
+  CHECK_THAT(load_error(text.substr(0, text.find("\"training\": {") + 13) + long_string),
+             StartsWith("bad.json: truncated: the JSON document ends at byte "));
+  for (std::size_t size : {std::size_t{1}, text.size() / 3, text.size() - 3}) {
+    CHECK_THAT(load_error(text.substr(0, size)),
+               Equals("bad.json: truncated: the JSON document ends at byte " +
+                      std::to_string(size) + " before it is complete"));
+  }
+}
+
+TEST_CASE("model file error: the parsed document has a cap; a vocabulary holds strings only",
+          "[model_file]") {
+  // 300,000 one-character strings would be 19 MB of tree (16 bytes of value, a string of 32,
+  // and what the allocator adds): more than a model file needs besides its words and tensors.
+  std::string chars =
+      "{\"format\": \"sawtag-model\", \"version\": 3, \"vocabularies\": "
+      "{\"chars\": [";
+  for (int i = 0; i < 300000; ++i) chars += "\"a\",";
+  CHECK_THAT(load_error(chars + "\"a\"]}}"),
+             Equals("bad.json: not a sawtag model: its strings, lists and objects (the words "
+                    "and the tensors' data aside) would take more than 16777216 bytes to hold"));
+  // Strings over 64 KiB are not the parser's, but they count: 250 of 70,000 bytes are too many.
+  std::string training;
+  for (int i = 0; i < 250; ++i) {
+    training += "\"" + std::to_string(i) + "\": \"" + std::string(70000, 'a') + "\", ";
+  }
+  CHECK_THAT(load_error(inserted_after(serialize_model(full_model()), "\"training\": {", training)),
+             Equals("bad.json: not a sawtag model: its strings, lists and objects (the words "
+                    "and the tensors' data aside) would take more than 16777216 bytes to hold"));
+  // A vocabulary may be 5,000,000 entries long: anything but a string is refused at once.
+  CHECK_THAT(load_error(edited([](Json& d) { d["vocabularies"]["words"][3] = Json::array(); })),
+             Equals("bad.json: vocabularies.words[3]: expected a string, got array"));
+  CHECK_THAT(load_error(edited([](Json& d) { d["vocabularies"]["chars"][2] = 7; })),
+             Equals("bad.json: vocabularies.chars[2]: expected a string, got number"));
+}
+
+TEST_CASE(
+    "model file: a file over 32 MiB, whose pages are released as they are read, loads the "
+    "same",
+    "[model_file]") {
+  // Words of 16,384 values and a d_model of 384: the input projection is 6.3 M floats, 34 MB of
+  // base64, decoded in windows of 4 MiB.
+  ModelConfig wide = testing::tiny_config();
+  wide.word_dim = 16384;
+  wide.d_model = 384;
+  const Model model = testing::make_random_model(wide, 5);
+  TemporaryDirectory directory;
+  const std::string path = (directory.path / "big.json").string();
+  save_model(model, path);
+  REQUIRE(std::filesystem::file_size(path) > (std::uintmax_t{32} << 20));
+  require_same_model(model, load_model(path));
+  // A '=' where a window ends is in the middle of the payload: refused as anywhere else.
+  std::string text = serialize_model(model);
+  const std::size_t payload =
+      text.find("base64:", text.find("\"encoder.input_projection.weight\"")) + 7;
+  text[payload + (std::size_t{4} << 20) - 1] = '=';
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+  }
+  CHECK_THROWS_WITH(load_model(path),
+                    EndsWith("tensor 'encoder.input_projection.weight': invalid base64 character "
+                             "'=' at position 4194303 of its data"));
+  CHECK_THAT(load_error(text), EndsWith("invalid base64 character '=' at position 4194303 of its "
+                                        "data"));
+}
+
+TEST_CASE("model file: a JSON-array model over 32 MiB, released behind the parser, loads the same",
+          "[model_file]") {
+  // 1.3 M numbers, 16 MB, after 20 MiB of spaces: the parser's pages are released as it reads.
+  ModelConfig wide = testing::tiny_config();
+  wide.word_dim = 16384;
+  wide.d_model = 64;
+  const Model model = testing::make_random_model(wide, 7);
+  TemporaryDirectory directory;
+  const std::string path = (directory.path / "big.json").string();
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << std::string(std::size_t{20} << 20, ' ')
+        << serialize_model(model, TensorEncoding::json_array);
+  }
+  REQUIRE(std::filesystem::file_size(path) > (std::uintmax_t{32} << 20));
+  require_same_model(model, load_model(path));
+}
+
+namespace {
+
+// `text` with the payload of `key` ("name" or "name\" scales") decoded, edited and encoded
+// again.
+std::string with_payload(const std::string& text, const std::string& name, const std::string& key,
+                         const std::function<void(std::vector<unsigned char>&)>& edit) {
+  std::size_t at = text.find("\"" + name + "\"");
+  REQUIRE(at != std::string::npos);
+  const std::size_t begin = text.find("\"" + key + "\": \"base64:", at) + key.size() + 12;
+  const std::size_t end = text.find('"', begin);
+  const std::string_view encoded = std::string_view(text).substr(begin, end - begin);
+  std::vector<unsigned char> bytes(base64::decoded_size(encoded).value());
+  REQUIRE(base64::decode(encoded, bytes.data()) == std::string_view::npos);
+  edit(bytes);
+  std::string edited_text = text;
+  std::string reencoded;
+  base64::encode_append(bytes.data(), bytes.size(), reencoded);
+  return edited_text.replace(begin, end - begin, reencoded);
+}
+
+// The message load_model gives for `text` written to `path`.
+std::string file_error(const std::string& path, const std::string& text) {
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+  }
+  try {
+    load_model(path, Int8WordTable::keep);
+  } catch (const ModelError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE(
+    "model file error: a file over 32 MiB has its tensors checked before any is made, with "
+    "the same errors",
+    "[model_file]") {
+  // float16 and an int8 word embedding: the input projection is 12.6 M halves, 34 MB of base64.
+  ModelConfig wide = testing::tiny_config();
+  wide.word_dim = 16384;
+  wide.d_model = 768;
+  const std::string text = serialize_model(testing::make_random_model(wide, 6),
+                                           TensorEncoding::base64_float16_int8_words);
+  REQUIRE(text.size() > (std::size_t{32} << 20));
+  TemporaryDirectory directory;
+  const std::string path = (directory.path / "big.json").string();
+  CHECK(file_error(path, text).empty());
+  const auto same_error = [&](const std::string& edited_text, const std::string& expected) {
+    const std::string message = file_error(path, edited_text);
+    CHECK_THAT(message, EndsWith(expected));
+    CHECK(message.substr(path.size()) == load_error(edited_text).substr(8));  // after "bad.json"
+  };
+  const auto set_half = [](std::size_t index, std::uint16_t half) {
+    return [=](std::vector<unsigned char>& bytes) {
+      bytes.at(2 * index) = static_cast<unsigned char>(half & 0xFF);
+      bytes.at(2 * index + 1) = static_cast<unsigned char>(half >> 8);
+    };
+  };
+  const std::size_t last = static_cast<std::size_t>(16384 + 3 * 2 + 3) * 768 - 1;
+  same_error(with_payload(text, "encoder.input_projection.weight", "data", set_half(last, 0x7e00)),
+             "tensor 'encoder.input_projection.weight' has a non-finite value (NaN) at index " +
+                 std::to_string(last));
+  same_error(with_payload(text, "heads.xpos.bias", "data", set_half(8, 0xfc00)),
+             "tensor 'heads.xpos.bias' has a non-finite value (Inf) at index 8");
+  // A NaN before a bad character: the character is told, as when every value is decoded first.
+  std::string both =
+      with_payload(text, "encoder.input_projection.weight", "data", set_half(3, 0x7e00));
+  const std::size_t data = both.find("base64:", both.find("\"encoder.input_projection.weight\""));
+  both[data + 7 + 100000] = '!';
+  same_error(both,
+             "tensor 'encoder.input_projection.weight': invalid base64 character '!' at "
+             "position 100000 of its data");
+  // int8: a scale that is Inf, a scale so big that a byte times it is Inf.
+  same_error(with_payload(text, "encoder.word_embedding", "scales",
+                          [](std::vector<unsigned char>& bytes) {
+                            const float inf = std::numeric_limits<float>::infinity();
+                            std::memcpy(bytes.data() + 4 * 5, &inf, 4);
+                          }),
+             "tensor 'encoder.word_embedding' has a non-finite scale at row 5");
+  const std::string huge_scale =
+      with_payload(text, "encoder.word_embedding", "scales", [](std::vector<unsigned char>& bytes) {
+        const float huge = std::numeric_limits<float>::max();
+        std::memcpy(bytes.data() + 4 * 2, &huge, 4);
+      });
+  const std::string expected_inf =
+      "tensor 'encoder.word_embedding' has a non-finite value (Inf) "
+      "at index ";
+  CHECK_THAT(file_error(path, huge_scale), Contains(expected_inf + std::to_string(2 * 16384)));
+  CHECK(file_error(path, huge_scale).substr(path.size()) == load_error(huge_scale).substr(8));
+}
+
+}  // namespace sawtag
+
+namespace sawtag {
+
+TEST_CASE("model file: a tensor's numbers read the same cut out and by the parser",
+          "[model_file]") {
+  // The data arrays of "tensors" are cut out and read with from_chars; written with an escape,
+  // "\u0074ensors" is not recognised, and the parser reads them: both must give the same floats.
+  const std::vector<std::string> awkward = {
+      "-0",
+      "0",
+      "-0.0",
+      "1e-400",
+      "-1e-400",
+      "1E+2",
+      "123456789012345678901234567890",
+      "-9223372036854775809",
+      "18446744073709551615",
+      "9223372036854775807",
+      "0.1",
+      "1e38",
+      "3.4028235e38",
+      "1.0000000596046448",
+      "2.5e-45",
+      "-1.17549435e-38",
+      "1e-320",
+      "0.000000000000000000000000000000000000000000000000001e+10",
+      "5e-1",
+      "-12.5E-3"};
+  std::string numbers = "[";
+  for (std::size_t i = 0; i < 72; ++i) {
+    numbers += (i == 0 ? "" : ", ") + (i < awkward.size() ? awkward[i] : std::to_string(i) + ".5");
+  }
+  numbers += "]";
+  const auto with_numbers = [&](const std::string& array) {
+    std::string text =
+        edited([](Json& d) { d["tensors"]["encoder.word_embedding"]["data"] = "NUMBERS"; });
+    return text.replace(text.find("\"NUMBERS\""), 9, array);
+  };
+  const std::string cut = with_numbers(numbers);
+  std::string parsed = cut;
+  parsed.replace(parsed.find("\"tensors\":"), 10, "\"\\u0074ensors\":");
+  const Model from_cut = parse_model(cut, "memory");
+  const Model from_parser = parse_model(parsed, "memory");
+  require_same_tensors(from_parser, from_cut);
+  CHECK(std::signbit(from_cut.parameters.encoder.word_embedding.data[0]) == false);  // "-0"
+  CHECK(std::signbit(from_cut.parameters.encoder.word_embedding.data[2]));           // "-0.0"
+  // Their errors read the same too.
+  for (const std::string& bad : {std::string("1e999"), std::string("1e39"), std::string("-1e39")}) {
+    std::string array = numbers;
+    array.replace(array.find("0.1"), 3, bad);
+    std::string escaped = with_numbers(array);
+    escaped.replace(escaped.find("\"tensors\":"), 10, "\"\\u0074ensors\":");
+    const std::string message = load_error(with_numbers(array));
+    CHECK(message == load_error(escaped));
+    CHECK_THAT(message, StartsWith(bad == "1e999"
+                                       ? "bad.json: not valid JSON: number overflow parsing '1e999'"
+                                       : "bad.json: tensor 'encoder.word_embedding' has a "
+                                         "non-finite value (Inf) at index 10"));
+  }
+  CHECK_THAT(load_error(with_numbers("[1, 2,]")), StartsWith("bad.json: not valid JSON"));
+  CHECK_THAT(load_error(with_numbers("[1, 2, 03]")), StartsWith("bad.json: not valid JSON"));
+  // Anything else in a data array is refused before parsing, with the message a value of
+  // that type gets from the parser's checks; a syntax error there is said to be one.
+  CHECK_THAT(load_error(with_numbers("[0, 1, true]")),
+             Equals("bad.json: tensor 'encoder.word_embedding': value at index 2 is boolean, "
+                    "expected a number"));
+  CHECK_THAT(load_error(with_numbers("[null]")),
+             Equals("bad.json: tensor 'encoder.word_embedding': value at index 0 is null, "
+                    "expected a number"));
+  CHECK_THAT(load_error(with_numbers("[1 2]")),
+             StartsWith("bad.json: not valid JSON: parse error at line 1, column "));
+  CHECK_THAT(load_error(with_numbers("[1 2]")),
+             EndsWith(": a tensor's data array holds something other than numbers"));
 }
 
 }  // namespace sawtag

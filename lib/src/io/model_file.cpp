@@ -1,27 +1,22 @@
 // The model file: one JSON document, described in docs/model-format.md. This is the only file of
 // the library that includes nlohmann/json.
 //
-// Loading a ~20 MB model must take well under 100 ms, and nlohmann's lexer copies strings one
-// character at a time. So before parsing, the big base64 payloads are cut out of the text and
-// replaced by short placeholders ("base64:#3"); after parsing, each tensor's data is decoded
-// straight from the original text into its float vector. The vocabulary's words (100,000
-// strings) are cut out too and read by a reader for just an array of strings. Files the cut
-// cannot handle exactly (any "\u" escape, a payload with a character outside the alphabet)
-// are parsed as they are.
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
+// Loading a ~20 MB model must take well under 100 ms, and nlohmann's lexer copies every token
+// one character at a time. So before parsing, the big base64 payloads, the vocabulary's words,
+// the tensors' arrays of numbers and every long string are cut out of the text and replaced by
+// short placeholders (cut_document.hpp); after parsing, each tensor's data is decoded straight
+// from the original text into its float vector. What the parser keeps in its document tree is
+// counted as it parses, against kMaxTreeBytes. The file is mapped (mapped_file.hpp), and a big
+// one's pages are released as the reader is done with them.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <deque>
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <future>
 #include <iterator>
 #include <limits>
@@ -37,10 +32,13 @@
 #include <type_traits>
 #include <unordered_set>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "io/base64.hpp"
+#include "io/cut_document.hpp"
 #include "io/float16.hpp"
+#include "io/mapped_file.hpp"
 #include "io/model_strings.hpp"
 #include "io/string_array.hpp"
 #include "sawtag/error.hpp"
@@ -54,10 +52,19 @@ namespace {
 using Json = nlohmann::json;
 using OrderedJson = nlohmann::ordered_json;
 
-constexpr int kMaxJsonDepth = 64;  // the format needs 5 levels; deeper is not a model
+using json::kMaxJsonDepth;
+// What the parser's document tree may hold (estimated: a value's bytes and 64 for each value
+// and key), with the strings over 64 KiB the loader restores (the learned tokenizer's document
+// aside), the words and the numbers of tensor data arrays aside: sawtag's models need less
+// than 1 MB; a vocabulary the fast reader cannot read (written with "\u" escapes) takes about
+// 72 bytes a word.
+constexpr std::size_t kMaxTreeBytes = std::size_t{16} << 20;
+constexpr std::size_t kValueCost = 64;
 // Bigger files are refused before they are read: 250 M float32 parameters (config.cpp's
 // limit) are 1.33 GB of base64.
 constexpr std::uint64_t kMaxFileBytes = std::uint64_t{2} << 30;
+// Files bigger than this have their pages released as they are read (MappedFile::release).
+constexpr std::size_t kReleasePagesAbove = std::size_t{32} << 20;
 // Entries of one JSON array or object, checked while parsing, before the document tree holds
 // them (a tree node costs 16 bytes or more). The vocabularies may be as long as config.cpp
 // allows; tables (multi-word tokens, abbreviations, training fields...) are far shorter.
@@ -72,8 +79,6 @@ constexpr std::string_view kFloat32 = "float32";
 constexpr std::string_view kFloat16 = "float16";
 constexpr std::string_view kInt8 = "int8";
 constexpr std::size_t kMaxQuoted = 80;  // longest piece of the file quoted in a message
-// What stands for vocabularies.words in a cut document (cut_payloads).
-constexpr std::string_view kWordsPlaceholder = "\"sawtag:cut-words\"";
 
 // The one list of config fields, used by both the reader and the writer. The four vocabulary
 // sizes are not stored: they are derived from the lists.
@@ -134,166 +139,32 @@ std::size_t first_non_finite(const float* values, std::size_t size) {
   return size;
 }
 
-// ---- Cutting the payloads out before parsing -------------------------------------------------
-
-// The characters of a list of pieces, one after the other, as the JSON parser reads them: the
-// cut document is never copied out of the file (a 100 MB field besides the payloads would be).
-class PiecesIterator {
- public:
-  using iterator_category = std::forward_iterator_tag;
-  using value_type = char;
-  using difference_type = std::ptrdiff_t;
-  using pointer = const char*;
-  using reference = const char&;
-
-  PiecesIterator(const std::vector<std::string_view>* pieces, std::size_t piece)
-      : pieces_(pieces), piece_(piece) {
-    skip_empty();
-  }
-  const char& operator*() const { return (*pieces_)[piece_][offset_]; }
-  PiecesIterator& operator++() {
-    if (++offset_ == (*pieces_)[piece_].size()) {
-      ++piece_;
-      offset_ = 0;
-      skip_empty();
-    }
-    return *this;
-  }
-  PiecesIterator operator++(int) {
-    PiecesIterator before = *this;
-    ++*this;
-    return before;
-  }
-  bool operator==(const PiecesIterator& other) const {
-    return piece_ == other.piece_ && offset_ == other.offset_;
-  }
-  bool operator!=(const PiecesIterator& other) const { return !(*this == other); }
-
- private:
-  void skip_empty() {
-    while (piece_ < pieces_->size() && (*pieces_)[piece_].empty()) ++piece_;
-  }
-  const std::vector<std::string_view>* pieces_;
-  std::size_t piece_;
-  std::size_t offset_ = 0;
-};
-
-// `text` with every "base64:<payload>" string's payload replaced by "#<index>": the pieces of
-// the file between the payloads, and the placeholders, in order.
-struct CutDocument {
-  struct Cut {
-    std::size_t at;  // where the placeholder starts in the cut text
-    std::size_t placeholder_size;
-    std::size_t payload_size;
-  };
-  std::vector<std::string_view> pieces;    // into the original text, or into `placeholders`
-  std::deque<std::string> placeholders;    // a deque: adding one never moves the others
-  std::size_t size = 0;                    // of the cut text, all pieces together
-  std::vector<std::string_view> payloads;  // views into the original text
-  std::vector<Cut> cuts;
-
-  void append(std::string_view piece) {
-    pieces.push_back(piece);
-    size += piece.size();
-  }
-  PiecesIterator begin() const { return {&pieces, 0}; }
-  PiecesIterator end() const { return {&pieces, pieces.size()}; }
-  // vocabularies.words, when it was cut out: a piece holds kWordsPlaceholder in its place.
-  std::optional<std::vector<std::string>> words;
-
-  // Position in the original text of position `at` of `text`.
-  std::size_t original_position(std::size_t at) const {
-    std::size_t position = at;
-    for (const Cut& cut : cuts) {
-      if (cut.at + cut.placeholder_size > at) break;
-      position = position - cut.placeholder_size + cut.payload_size;
-    }
-    return position;
-  }
-};
-
-// std::nullopt when the cut could change the meaning: then the text is parsed as it is.
-// Without "\u" escapes and backslashes in payloads, the characters of a payload are exactly
-// those of the string, and a string reads "base64:#..." only if it was cut (even "base64:#7"
-// itself is cut, and its payload "#7" kept), so every placeholder maps to its own payload.
-// The payload's characters are checked by base64::decode, not here: one pass over them is
-// enough. Payloads are most of a model's bytes, so they are read as few times as can be: once
-// for their end, once for backslashes; "\u" is looked for in the cut text only, which holds
-// every other character of the file (a payload is preceded by ':' and followed by '"', so no
-// "\u" spans a cut).
-//
-// The words are cut where the writer puts them, before the first payload, as
-// "vocabularies": {"words":[...]. An unescaped quote followed by that can only be the key
-// "vocabularies" in valid JSON; one that is not top-level is refused by check_known_fields.
-// The array is replaced by kWordsPlaceholder, a string where an array belongs: only the top-level
-// field may read as the cut words (read_vocabulary). Words the array reader leaves to the parser
-// ("\u", invalid UTF-8) stay in the text, and its "\u" check then has the whole file parsed.
-std::optional<CutDocument> cut_payloads(std::string_view text) {
-  constexpr std::string_view kMarker = "\"base64:";
-  constexpr std::string_view kWordsKey = "\"vocabularies\": {\"words\":";
-  const auto escaped = [&](std::size_t quote) {  // the quote at text[quote] is escaped
-    std::size_t backslashes = 0;
-    while (backslashes < quote && text[quote - 1 - backslashes] == '\\') ++backslashes;
-    return backslashes % 2 == 1;
-  };
-  CutDocument cut;
-  std::size_t copied = 0;
-  std::size_t position = 0;
-  const std::size_t words_key = text.substr(0, text.find(kMarker)).find(kWordsKey);
-  if (words_key != std::string_view::npos && !escaped(words_key)) {
-    const std::size_t begin = words_key + kWordsKey.size();
-    std::size_t end = 0;
-    if (auto words = json::read_string_array(text, begin, &end)) {
-      cut.append(text.substr(0, begin));
-      cut.cuts.push_back({cut.size, kWordsPlaceholder.size(), end - begin});
-      cut.append(kWordsPlaceholder);
-      cut.words = std::move(words);
-      copied = position = end;
-    }
-  }
-  while ((position = text.find(kMarker, position)) != std::string_view::npos) {
-    const bool is_escaped = escaped(position);
-    const std::size_t begin = position + kMarker.size();
-    position = begin;
-    if (is_escaped) continue;  // an escaped quote inside some other string
-    const std::size_t end = text.find('"', begin);
-    if (end == std::string_view::npos) return std::nullopt;  // truncated: let the parser say so
-    if (std::memchr(text.data() + begin, '\\', end - begin) != nullptr) return std::nullopt;
-    cut.append(text.substr(copied, begin - copied));
-    const std::string& placeholder =
-        cut.placeholders.emplace_back("#" + std::to_string(cut.payloads.size()));
-    cut.cuts.push_back({cut.size, placeholder.size(), end - begin});
-    cut.append(placeholder);
-    cut.payloads.push_back(text.substr(begin, end - begin));
-    copied = end;
-    position = end;
-  }
-  if (cut.payloads.empty() && !cut.words) return std::nullopt;  // nothing cut: parse as it is
-  cut.append(text.substr(copied));
-  for (std::string_view piece : cut.pieces) {
-    if (piece.find("\\u") != std::string_view::npos) return std::nullopt;
-  }
-  return cut;
-}
-
 // ---- Reading ---------------------------------------------------------------------------------
 
-// 1-based line and column of byte `position` of `text`.
-std::string line_and_column(std::string_view text, std::size_t position) {
+// 1-based line and column of byte `position` of `text`. Counted a window at a time, each
+// released when counted: an error at the end of a big file does not read it all back in.
+std::string line_and_column(std::string_view text, std::size_t position,
+                            const json::Release& release) {
+  constexpr std::size_t kWindow = std::size_t{4} << 20;
   position = std::min(position, text.size());
-  const std::string_view before = text.substr(0, position);
-  const std::size_t line =
-      1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
-  const std::size_t line_start = before.rfind('\n');
-  const std::size_t column =
-      1 + position - (line_start == std::string_view::npos ? 0 : line_start + 1);
-  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+  std::size_t line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t begin = 0; begin < position; begin += kWindow) {
+    const std::string_view window = text.substr(begin, std::min(kWindow, position - begin));
+    line += static_cast<std::size_t>(std::count(window.begin(), window.end(), '\n'));
+    const std::size_t last = window.rfind('\n');
+    if (last != std::string_view::npos) line_start = begin + last + 1;
+    if (release) release(window);
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(1 + position - line_start);
 }
 
 class ModelReader {
  public:
-  ModelReader(std::string_view text, const std::string& source, Int8WordTable word_table)
-      : text_(text), source_(source), word_table_(word_table) {}
+  // `release` (may be empty) is given the parts of `text` the reader is done with.
+  ModelReader(std::string_view text, const std::string& source, Int8WordTable word_table,
+              json::Release release = {})
+      : text_(text), source_(source), word_table_(word_table), release_(std::move(release)) {}
 
   Model read() {
     Json document = parse();
@@ -340,31 +211,27 @@ class ModelReader {
     if (text_.find_first_not_of(" \t\r\n") == std::string_view::npos) {
       fail(text_.empty() ? "empty file, not a sawtag model" : "blank file, not a sawtag model");
     }
-    // Only what may be a JSON object is searched for payloads: the parser refuses anything else
-    // at its first byte, and a 1 GB file of zeros is not read to the end.
-    if (text_[text_.find_first_not_of(" \t\r\n")] == '{') cut_ = cut_payloads(text_);
+    std::variant<json::CutDocument, json::CutProblem> cut = json::cut_document(text_, release_);
+    if (const auto* problem = std::get_if<json::CutProblem>(&cut)) refuse(*problem);
+    cut_.emplace(std::move(std::get<json::CutDocument>(cut)));
     const Json::parser_callback_t check_event = [this](int, Json::parse_event_t event,
                                                        Json& parsed_value) {
       return on_parse_event(event, parsed_value);
     };
     try {
-      return cut_ ? Json::parse(cut_->begin(), cut_->end(), check_event)
-                  : Json::parse(text_.begin(), text_.end(), check_event);
+      return Json::parse(cut_->begin(release_ ? &release_ : nullptr, text_), cut_->end(),
+                         check_event);
     } catch (const Json::parse_error& error) {
       // error.byte is 1-based: the position of the last character read.
       const std::size_t parsed_position = error.byte == 0 ? 0 : error.byte - 1;
-      const std::size_t position =
-          cut_ ? cut_->original_position(parsed_position) : parsed_position;
-      if (position >= text_.size()) {
-        fail("truncated: the JSON document ends at byte " + std::to_string(text_.size()) +
-             " before it is complete");
-      }
+      if (parsed_position >= cut_->size()) refuse({json::CutProblem::Kind::truncated, 0, ""});
+      const std::size_t position = cut_->original_position(parsed_position);
       std::string reason = error.what();
       const std::size_t column = reason.find("column ");
       const std::size_t colon = reason.find(": ", column == std::string::npos ? 0 : column);
       if (colon != std::string::npos) reason.erase(0, colon + 2);
       if (reason.size() > 2 * kMaxQuoted) reason = reason.substr(0, 2 * kMaxQuoted) + "...";
-      fail("not valid JSON: parse error at " + line_and_column(text_, position) + ": " + reason);
+      fail("not valid JSON: parse error at " + where(position) + ": " + reason);
     } catch (const Json::exception& error) {
       // A number too large for a double ("1e999") is reported without a position.
       std::string reason = error.what();
@@ -373,6 +240,27 @@ class ModelReader {
       if (reason.size() > 2 * kMaxQuoted) reason = reason.substr(0, 2 * kMaxQuoted) + "...";
       fail("not valid JSON: " + reason);
     }
+  }
+
+  std::string where(std::size_t position) const {
+    return line_and_column(text_, position, release_);
+  }
+
+  [[noreturn]] void refuse(const json::CutProblem& problem) const {
+    using Kind = json::CutProblem::Kind;
+    if (problem.kind == Kind::truncated) {
+      fail("truncated: the JSON document ends at byte " + std::to_string(text_.size()) +
+           " before it is complete");
+    }
+    if (problem.kind == Kind::too_deep) {
+      fail("JSON nested more than " + std::to_string(kMaxJsonDepth) +
+           " levels deep, not a sawtag model");
+    }
+    if (problem.kind == Kind::plain) fail(problem.problem);
+    if (problem.kind == Kind::invalid_json) {
+      fail("not valid JSON: parse error at " + where(problem.position) + ": " + problem.problem);
+    }
+    fail("not a sawtag model: " + problem.problem + " at " + where(problem.position));
   }
 
   // ---- Checks made while parsing, before the document tree holds what they refuse: nesting
@@ -388,6 +276,7 @@ class ModelReader {
     std::unordered_set<std::string> keys;  // of an object, as written in the parsed text
     std::size_t entries = 0;
     std::size_t max_entries = kMaxTableEntries;
+    bool strings_only = false;  // an array of strings that may be long: refuse the rest at once
   };
 
   // False: `parsed` is not kept in the document tree.
@@ -406,7 +295,10 @@ class ModelReader {
         if (open_.size() == 1 && last_key_ == "version" && parsed.is_number_integer()) {
           newer_version_ = parsed.get<std::int64_t>() > kModelVersion;
         }
-        return !take_tensor_value(parsed);
+        if (take_tensor_value(parsed)) return false;
+        if (parsed.is_string()) check_cut_numbers(parsed.get_ref<const std::string&>());
+        keep_value(parsed);
+        break;
       case Event::object_end:
         if (open_.size() == 2) note_section(open_.back().path, parsed);
         [[fallthrough]];
@@ -415,6 +307,77 @@ class ModelReader {
         break;
     }
     return true;
+  }
+
+  // A tensor's data array cut out (cut_document.hpp), against its config's count when known,
+  // as the numbers of one not cut out are counted.
+  void check_cut_numbers(const std::string& text) const {
+    const json::CutDocument::Cut* cut = cut_of(text);
+    if (cut == nullptr || cut->kind != json::CutDocument::Kind::numbers || open_.empty()) return;
+    const std::string& path = open_.back().path;  // "tensors.NAME"
+    const auto expected = expected_counts_.find(std::string_view(path).substr(8));
+    if (expected != expected_counts_.end() &&
+        cut->count > static_cast<std::size_t>(expected->second)) {
+      fail("tensor '" + expected->first + "': expected " + std::to_string(expected->second) +
+           " values, got more");
+    }
+  }
+
+  // The tensor data array a parsed string stands for, or nullptr.
+  const json::CutDocument::Cut* numbers_cut(const Json& data) const {
+    if (!data.is_string()) return nullptr;
+    const json::CutDocument::Cut* cut = cut_of(data.get_ref<const std::string&>());
+    return cut != nullptr && cut->kind == json::CutDocument::Kind::numbers ? cut : nullptr;
+  }
+
+  // A tensor's data array cut out: its numbers read as the parser would read them.
+  void read_cut_numbers(const json::CutDocument::Cut& cut, const std::string& path,
+                        std::int64_t expected_count, Tensor& tensor) const {
+    if (cut.count != static_cast<std::size_t>(expected_count)) {
+      fail(path + ": expected " + std::to_string(expected_count) + " values, got " +
+           std::to_string(cut.count));
+    }
+    tensor.data.resize(cut.count);
+    const std::string_view raw = cut.raw;
+    std::size_t at = 1;  // after '['
+    std::size_t released = 0;
+    for (float& value : tensor.data) {
+      while (raw[at] != '-' && (raw[at] < '0' || raw[at] > '9')) ++at;  // whitespace, ','
+      const std::size_t end = json::json_number_end(raw, at);
+      const std::string_view number = raw.substr(at, end - at);
+      const std::optional<double> parsed = json::json_number_value(number);
+      if (!parsed) fail("not valid JSON: number overflow parsing '" + std::string(number) + "'");
+      value = static_cast<float>(*parsed);
+      at = end;
+      if (release_ && at - released >= (std::size_t{4} << 20)) {
+        release_(raw.substr(released, at - released));
+        released = at;
+      }
+    }
+  }
+
+  // A value the document tree is to hold: within kMaxTreeBytes, and a string where only strings
+  // may be (a vocabulary may be long: its other values are refused as they come).
+  void keep_value(const Json& value) {
+    if (!open_.empty() && open_.back().strings_only && !value.is_string()) {
+      refuse_non_string(value.type_name());
+    }
+    charge(kValueCost + (value.is_string() ? value.get_ref<const std::string&>().size() : 0));
+  }
+
+  void charge(std::size_t bytes) const {
+    kept_bytes_ += bytes;
+    if (kept_bytes_ > kMaxTreeBytes) {
+      fail(
+          "not a sawtag model: its strings, lists and objects (the words and the tensors' data "
+          "aside) would take more than " +
+          std::to_string(kMaxTreeBytes) + " bytes to hold");
+    }
+  }
+
+  [[noreturn]] void refuse_non_string(const char* type_name) const {
+    fail(open_.back().path + "[" + std::to_string(open_.back().entries - 1) +
+         "]: expected a string, got " + type_name);
   }
 
   // The tensor whose data array is the innermost open value, or "".
@@ -459,14 +422,19 @@ class ModelReader {
     if (const std::string tensor = open_tensor_data(); !tensor.empty()) {
       refuse_tensor_value(tensor, is_object ? "object" : "array");
     }
+    if (!open_.empty() && open_.back().strings_only) {
+      refuse_non_string(is_object ? "object" : "array");
+    }
+    charge(kValueCost);
     OpenValue value;
     value.is_object = is_object;
     if (!open_.empty()) {
       value.path =
-          open_.back().is_object ? join(open_.back().path, restore(last_key_)) : open_.back().path;
+          open_.back().is_object ? join(open_.back().path, name_of(last_key_)) : open_.back().path;
     }
     if (value.path == "vocabularies.words" || value.path == "vocabularies.chars") {
       value.max_entries = kMaxVocabularyEntries;
+      value.strings_only = !is_object;
     }
     if (const std::string tensor = tensor_of(value.path); !tensor.empty() && !is_object) {
       // Its count when known; else as many as the file holds, at 4 bytes a number (2 or more
@@ -485,18 +453,24 @@ class ModelReader {
       fail((object.path.empty() ? "the document" : object.path) + " has more than " +
            std::to_string(object.max_entries) + " keys, more than a model file may have");
     }
-    if (!object.keys.insert(key).second) {
-      fail("duplicate key '" + join(object.path, restore(key)) + "': each may appear once");
-    }
-    last_key_ = key;
     const bool known_field =
         std::find(kDocumentFields.begin(), kDocumentFields.end(), key) != kDocumentFields.end();
     if (open_.size() == 1 && !known_field && !newer_version_) {
-      fail("unknown field '" + restore(key) + "'");  // before its value is parsed
+      fail("unknown field '" + name_of(key) + "'");  // before its value is parsed
     }
+    charge(kValueCost + key.size());
+    // A long key, cut out, is told apart from the others by a hash of its text: not copied.
+    const json::CutDocument::Cut* cut = cut_of(key);
+    const std::string identity =
+        cut == nullptr ? key
+                       : json::kCutMark + std::to_string(std::hash<std::string_view>{}(cut->raw));
+    if (!object.keys.insert(identity).second) {
+      fail("duplicate key '" + join(object.path, name_of(key)) + "': each may appear once");
+    }
+    last_key_ = key;
     if (open_.size() == 1 && key == "tensors") expect_tensor_counts();
     if (object.path == "tensors" && !expected_counts_.empty() && !expected_counts_.count(key)) {
-      fail("unknown tensor " + quote(restore(key)) + " (not part of a model with this config)");
+      fail("unknown tensor " + quote(name_of(key)) + " (not part of a model with this config)");
     }
   }
 
@@ -517,9 +491,9 @@ class ModelReader {
     const auto size_of = [&](const char* key) -> int {
       const auto found = section.find(key);
       if (found == section.end()) return -1;
-      if (path == "vocabularies" && std::string_view(key) == "words" && cut_ && cut_->words &&
+      if (path == "vocabularies" && std::string_view(key) == "words" &&
           is_words_placeholder(*found)) {
-        return static_cast<int>(cut_->words->size());
+        return static_cast<int>(cut_->words_size());
       }
       return found->is_array() ? static_cast<int>(found->size()) : -1;
     };
@@ -624,7 +598,7 @@ class ModelReader {
                           std::initializer_list<std::string_view> known) const {
     for (const auto& item : object.items()) {
       if (std::find(known.begin(), known.end(), item.key()) == known.end()) {
-        fail("unknown field '" + join(path, restore(item.key())) + "'");
+        fail("unknown field '" + join(path, name_of(item.key())) + "'");
       }
     }
   }
@@ -644,29 +618,51 @@ class ModelReader {
          (value.is_number() ? "the number " + value.dump() : std::string(value.type_name())));
   }
 
-  // A placeholder left by cut_payloads() turned back into the file's text.
-  std::string restore(const std::string& text) const {
-    if (!cut_ || text.compare(0, kBase64Prefix.size() + 1, "base64:#") != 0) return text;
-    const std::string_view original = payload(text);
-    for (char c : original) {
+  // The cut a parsed string stands for (cut_document.hpp), or nullptr.
+  const json::CutDocument::Cut* cut_of(const std::string& text) const {
+    return cut_ ? cut_->cut_of(text) : nullptr;
+  }
+
+  // A placeholder left by cut_document() turned back into the file's string. A long string
+  // counts toward kMaxTreeBytes, as it would had the parser kept it, unless it is the learned
+  // tokenizer's document (a model of its own, with its own budget).
+  std::string restore(const std::string& text, bool is_document = false) const {
+    using Kind = json::CutDocument::Kind;
+    const json::CutDocument::Cut* cut = cut_of(text);
+    if (cut == nullptr || cut->kind == Kind::words || cut->kind == Kind::numbers) return text;
+    if (cut->kind == Kind::string) {
+      if (!is_document) charge(cut->raw.size());
+      std::optional<std::string> restored = json::unescape(cut->raw, release_);
+      if (release_) release_(cut->raw);
+      if (!restored) {
+        fail("not valid JSON: a bad escape or a control character in the string at " +
+             where(static_cast<std::size_t>(cut->raw.data() - text_.data())));
+      }
+      return std::move(*restored);
+    }
+    for (char c : cut->raw) {
       // The parser would have refused it had the string not been cut.
       if (static_cast<unsigned char>(c) < 0x20) {
         fail("not valid JSON: a control character in the string " +
-             quote(std::string(kBase64Prefix) + std::string(original)));
+             quote(std::string(kBase64Prefix) + std::string(cut->raw)));
       }
     }
-    return std::string(kBase64Prefix) + std::string(original);
+    return std::string(kBase64Prefix) + std::string(cut->raw);
+  }
+
+  // A key as a message or a path names it: a long one is not restored whole, only its start.
+  std::string name_of(const std::string& key) const {
+    const json::CutDocument::Cut* cut = cut_of(key);
+    if (cut == nullptr || cut->kind != json::CutDocument::Kind::string) return restore(key);
+    const std::string_view start = cut->raw.substr(0, kMaxQuoted);
+    return json::unescape(start).value_or(std::string(start)) + "...";
   }
 
   // The base64 characters after "base64:" in a string of the file.
   std::string_view payload(const std::string& text) const {
-    const std::string_view rest = std::string_view(text).substr(kBase64Prefix.size());
-    if (cut_ && !rest.empty() && rest[0] == '#') {
-      std::size_t index = 0;
-      std::from_chars(rest.data() + 1, rest.data() + rest.size(), index);
-      return cut_->payloads.at(index);
-    }
-    return rest;
+    const json::CutDocument::Cut* cut = cut_of(text);
+    if (cut != nullptr && cut->kind == json::CutDocument::Kind::payload) return cut->raw;
+    return std::string_view(text).substr(kBase64Prefix.size());
   }
 
   // Every string of the file is valid UTF-8 without control characters, also one the cut took
@@ -738,7 +734,7 @@ class ModelReader {
     });
     for (const auto& item : section.items()) {
       if (std::find(known.begin(), known.end(), item.key()) == known.end()) {
-        fail("unknown field 'config." + restore(item.key()) + "'");
+        fail("unknown field 'config." + name_of(item.key()) + "'");
       }
     }
   }
@@ -747,9 +743,9 @@ class ModelReader {
     const std::string full_path = join(path, key);
     const Json& value = member(section, key, path);
     std::vector<std::string> items;
-    if (full_path == "vocabularies.words" && cut_ && cut_->words && is_words_placeholder(value)) {
-      items = std::move(*cut_->words);  // valid: read_string_array leaves the rest to the parser
-      cut_->words.reset();
+    if (full_path == "vocabularies.words" && is_words_placeholder(value)) {
+      // Valid: read_string_array leaves the rest to the parser. There is one placeholder.
+      items = cut_->take_words().value();
     } else {
       items = read_strings(value, full_path);
     }
@@ -784,10 +780,10 @@ class ModelReader {
     }
   }
 
-  static bool is_words_placeholder(const Json& value) {
-    return value.is_string() &&
-           value.get_ref<const std::string&>() ==
-               kWordsPlaceholder.substr(1, kWordsPlaceholder.size() - 2);
+  bool is_words_placeholder(const Json& value) const {
+    if (!value.is_string()) return false;
+    const json::CutDocument::Cut* cut = cut_of(value.get_ref<const std::string&>());
+    return cut != nullptr && cut->kind == json::CutDocument::Kind::words;
   }
 
   void read_vocabularies(const Json& document, Model& model) {
@@ -839,7 +835,7 @@ class ModelReader {
     // Not read_string: the document's line breaks are JSON whitespace, and every string inside
     // it is checked when it is parsed.
     require_type(section, Json::value_t::string, "learned_tokenizer");
-    const std::string& text = section.get_ref<const std::string&>();
+    const std::string text = restore(section.get_ref<const std::string&>(), true);
     Model character_model = parse_model(text, source_ + ": learned_tokenizer");
     if (character_model.tokenizer.character_model) {
       fail("learned_tokenizer: its model has a learned tokenizer of its own");
@@ -908,10 +904,11 @@ class ModelReader {
         [&](const std::string& name, Tensor&, const Shape&) { expected_names.insert(name); });
     for (const auto& item : section.items()) {
       if (expected_names.count(item.key()) == 0) {
-        fail("unknown tensor " + quote(restore(item.key())) +
+        fail("unknown tensor " + quote(name_of(item.key())) +
              " (not part of a model with this config)");
       }
     }
+    if (release_) check_base64_tensors(section, model);
     // The word embedding, most of a model's bytes, is decoded on a second thread while the
     // others are decoded on this one. Errors are reported in file order all the same: the word
     // embedding's first. Stored as int8, it is kept so when the caller asked.
@@ -948,6 +945,46 @@ class ModelReader {
   void read_tensor(const Json& entry, const std::string& name, const Shape& expected_shape,
                    Tensor& tensor, std::optional<QuantizedRows>* kept_rows = nullptr) const {
     const std::string path = "tensor '" + name + "'";
+    const std::string_view type = checked_dtype(entry, path, expected_shape);
+    const std::int64_t expected_count = element_count(expected_shape);
+    const Json& data = member(entry, "data", path);
+    if (type == kInt8 && kept_rows != nullptr) {
+      *kept_rows = read_int8_rows(entry, data, path, expected_shape);
+      return;
+    }
+    tensor.shape = expected_shape;
+    if (type == kInt8) {
+      const QuantizedRows table = read_int8_rows(entry, data, path, expected_shape);
+      widen_rows(table, static_cast<float*>(allocate(tensor, false)));
+    } else if (const json::CutDocument::Cut* numbers = numbers_cut(data)) {
+      read_cut_numbers(*numbers, path, expected_count, tensor);
+    } else if (data.is_string()) {
+      // The payload's length is checked before the buffer is made: a few bytes may not cost
+      // a gigabyte.
+      std::string storage;
+      const std::string_view encoded = checked_base64_payload(
+          data.get_ref<const std::string&>(), path, expected_count,
+          type == kFloat16 ? sizeof(std::uint16_t) : sizeof(float), &storage);
+      decode_base64_payload(encoded, path,
+                            reinterpret_cast<unsigned char*>(allocate(tensor, type == kFloat16)));
+      if (type == kFloat16) widen_float16(tensor);
+      if (!is_little_endian() && type == kFloat32) swap_bytes(tensor.data);
+    } else if (data.is_array()) {
+      read_array_data(data, name, path, expected_count, tensor);
+    } else {
+      fail(path + ": data must be a \"base64:...\" string or an array of numbers, got " +
+           data.type_name());
+    }
+    const std::size_t bad = first_non_finite(tensor.data.data(), tensor.data.size());
+    if (bad < tensor.data.size()) {
+      fail(path + " has a non-finite value (" + (std::isnan(tensor.data[bad]) ? "NaN" : "Inf") +
+           ") at index " + std::to_string(bad));
+    }
+  }
+
+  // The dtype of `entry`, once its fields, shape and dtype are checked.
+  std::string_view checked_dtype(const Json& entry, const std::string& path,
+                                 const Shape& expected_shape) const {
     require_type(entry, Json::value_t::object, path);
     check_known_fields(entry, path, {"shape", "dtype", "data", "scales"});
 
@@ -974,39 +1011,94 @@ class ModelReader {
            quote(dtype.dump()));
     }
 
-    const std::int64_t expected_count = element_count(expected_shape);
-    const Json& data = member(entry, "data", path);
+    member(entry, "data", path);
     if (type != kInt8 && entry.contains("scales")) {
       fail(path + ": only an int8 tensor has 'scales'");
     }
-    if (type == kInt8 && kept_rows != nullptr) {
-      *kept_rows = read_int8_rows(entry, data, path, expected_shape);
-      return;
-    }
-    tensor.shape = expected_shape;
+    return type;
+  }
+
+  // For a big file (release_ set), every base64 tensor is checked before any is made: its
+  // values decoded a window at a time into a small buffer, with read_tensor's errors in its
+  // order. So a file refused for its last value has not first cost the memory of the others
+  // (a float16 model's floats take 1.5 times its size).
+  void check_base64_tensors(const Json& section, Model& model) const {
+    for_each_parameter(
+        model.parameters, model.config,
+        [&](const std::string& name, Tensor&, const Shape& expected_shape) {
+          const auto found = section.find(name);
+          if (found == section.end()) {
+            fail("missing tensor '" + name + "' of shape " + to_string(expected_shape));
+          }
+          check_base64_values(*found, name, expected_shape);
+        });
+  }
+
+  void check_base64_values(const Json& entry, const std::string& name,
+                           const Shape& expected_shape) const {
+    constexpr std::size_t kWindow = std::size_t{64} << 10;  // characters, a multiple of 4
+    const std::string path = "tensor '" + name + "'";
+    const std::string_view type = checked_dtype(entry, path, expected_shape);
+    const std::int64_t count = element_count(expected_shape);
+    const Json& data = member(entry, "data", path);
+    std::vector<float> scales;  // int8: one a row
+    std::int64_t cols = 0;
+    std::string scales_storage, storage;  // for payloads written with escapes
     if (type == kInt8) {
-      const QuantizedRows table = read_int8_rows(entry, data, path, expected_shape);
-      widen_rows(table, static_cast<float*>(allocate(tensor, false)));
-    } else if (data.is_string()) {
-      // The payload's length is checked before the buffer is made: a few bytes may not cost
-      // a gigabyte.
-      const std::string_view encoded =
-          checked_base64_payload(data.get_ref<const std::string&>(), path, expected_count,
-                                 type == kFloat16 ? sizeof(std::uint16_t) : sizeof(float));
-      decode_base64_payload(encoded, path,
-                            reinterpret_cast<unsigned char*>(allocate(tensor, type == kFloat16)));
-      if (type == kFloat16) widen_float16(tensor);
-      if (!is_little_endian() && type == kFloat32) swap_bytes(tensor.data);
-    } else if (data.is_array()) {
-      read_array_data(data, name, path, expected_count, tensor);
-    } else {
-      fail(path + ": data must be a \"base64:...\" string or an array of numbers, got " +
-           data.type_name());
+      const Json& scales_text = member(entry, "scales", path);
+      if (!scales_text.is_string() || !data.is_string() || numbers_cut(data) != nullptr) {
+        return;  // read_tensor says so
+      }
+      const std::int64_t rows = expected_shape.empty() ? 1 : expected_shape[0];
+      cols = rows == 0 ? 0 : count / rows;
+      const std::string_view encoded_scales =
+          checked_base64_payload(scales_text.get_ref<const std::string&>(), path + " scales", rows,
+                                 sizeof(float), &scales_storage);
+      checked_base64_payload(data.get_ref<const std::string&>(), path, count, 1, &storage);
+      scales.resize(static_cast<std::size_t>(rows));
+      decode_base64_payload(encoded_scales, path + " scales",
+                            reinterpret_cast<unsigned char*>(scales.data()));
+      if (!is_little_endian()) swap_bytes(scales);
+      const std::size_t bad = first_non_finite(scales.data(), scales.size());
+      if (bad < scales.size()) fail(path + " has a non-finite scale at row " + std::to_string(bad));
+    } else if (!data.is_string() || numbers_cut(data) != nullptr) {
+      return;  // numbers, or not data: read_tensor checks them
     }
-    const std::size_t bad = first_non_finite(tensor.data.data(), tensor.data.size());
-    if (bad < tensor.data.size()) {
-      fail(path + " has a non-finite value (" + (std::isnan(tensor.data[bad]) ? "NaN" : "Inf") +
-           ") at index " + std::to_string(bad));
+    const std::size_t value_bytes = type == kInt8 ? 1 : type == kFloat16 ? 2 : 4;
+    const std::string_view encoded = checked_base64_payload(data.get_ref<const std::string&>(),
+                                                            path, count, value_bytes, &storage);
+    // The first non-finite value is told only once every character is known to be valid, as
+    // read_tensor decodes them all before it looks at the values.
+    std::optional<std::pair<std::size_t, bool>> first_bad;  // index, is NaN
+    std::vector<unsigned char> window(kWindow / 4 * 3);
+    constexpr float kSafeScale = std::numeric_limits<float>::max() / 128.0f;
+    for (std::size_t begin = 0; begin < encoded.size(); begin += kWindow) {
+      const std::string_view part = encoded.substr(begin, kWindow);
+      decode_window(part, begin, begin + kWindow >= encoded.size(), path, window.data());
+      const std::size_t bytes = base64::decoded_size(part).value_or(0);
+      for (std::size_t i = 0; i + value_bytes <= bytes && !first_bad; i += value_bytes) {
+        const std::size_t index = (begin / 4 * 3 + i) / value_bytes;
+        const auto byte = [&](std::size_t k) { return std::uint32_t{window[i + k]}; };
+        if (value_bytes == 4) {
+          const std::uint32_t bits = byte(0) | byte(1) << 8 | byte(2) << 16 | byte(3) << 24;
+          if ((bits & 0x7f800000u) == 0x7f800000u) first_bad = {{index, (bits & 0x7fffffu) != 0}};
+        } else if (value_bytes == 2) {
+          const std::uint32_t half = byte(0) | byte(1) << 8;
+          if ((half & 0x7c00u) == 0x7c00u) first_bad = {{index, (half & 0x3ffu) != 0}};
+        } else {
+          const float scale =
+              scales[static_cast<std::size_t>(index) / static_cast<std::size_t>(cols)];
+          if (std::fabs(scale) > kSafeScale &&
+              !std::isfinite(scale * static_cast<float>(static_cast<std::int8_t>(window[i])))) {
+            first_bad = {{index, false}};
+          }
+        }
+      }
+      if (release_) release_(part);
+    }
+    if (first_bad) {
+      fail(path + " has a non-finite value (" + (first_bad->second ? "NaN" : "Inf") +
+           ") at index " + std::to_string(first_bad->first));
     }
   }
 
@@ -1037,7 +1129,7 @@ class ModelReader {
   QuantizedRows read_int8_rows(const Json& entry, const Json& data, const std::string& path,
                                const Shape& shape) const {
     const Json& scales_text = member(entry, "scales", path);
-    if (!scales_text.is_string() || !data.is_string()) {
+    if (!scales_text.is_string() || !data.is_string() || numbers_cut(data) != nullptr) {
       fail(path + ": an int8 tensor needs \"base64:...\" strings for scales and data");
     }
     QuantizedRows table;
@@ -1045,10 +1137,12 @@ class ModelReader {
     table.rows = shape.empty() ? 1 : shape[0];
     table.cols = table.rows == 0 ? 0 : count / table.rows;
     // Both payloads' lengths are checked before either buffer is made.
-    const std::string_view encoded_scales = checked_base64_payload(
-        scales_text.get_ref<const std::string&>(), path + " scales", table.rows, sizeof(float));
+    std::string scales_storage, values_storage;  // for payloads written with escapes
+    const std::string_view encoded_scales =
+        checked_base64_payload(scales_text.get_ref<const std::string&>(), path + " scales",
+                               table.rows, sizeof(float), &scales_storage);
     const std::string_view encoded_values =
-        checked_base64_payload(data.get_ref<const std::string&>(), path, count, 1);
+        checked_base64_payload(data.get_ref<const std::string&>(), path, count, 1, &values_storage);
     table.scales.resize(static_cast<std::size_t>(table.rows));
     decode_base64_payload(encoded_scales, path + " scales",
                           reinterpret_cast<unsigned char*>(table.scales.data()));
@@ -1081,10 +1175,17 @@ class ModelReader {
   }
 
   // The payload of a "base64:..." string, once its length is checked against `expected_count`
-  // values of `value_bytes` each.
-  std::string_view checked_base64_payload(const std::string& text, const std::string& path,
-                                          std::int64_t expected_count,
-                                          std::size_t value_bytes) const {
+  // values of `value_bytes` each. One over 64 KiB written with escapes ("\/": not cut out as a
+  // payload) is unescaped into *storage, which must outlive the view.
+  std::string_view checked_base64_payload(const std::string& parsed, const std::string& path,
+                                          std::int64_t expected_count, std::size_t value_bytes,
+                                          std::string* storage) const {
+    const json::CutDocument::Cut* cut = cut_of(parsed);
+    if (cut != nullptr && cut->kind == json::CutDocument::Kind::string) {
+      *storage = restore(parsed, true);  // tensor data, paid for by the file, not the tree's
+    }
+    const std::string& text =
+        cut != nullptr && cut->kind == json::CutDocument::Kind::string ? *storage : parsed;
     if (text.compare(0, kBase64Prefix.size(), kBase64Prefix) != 0) {
       fail(path + ": data string must start with \"base64:\", got " + quote(text));
     }
@@ -1103,13 +1204,31 @@ class ModelReader {
     return encoded;
   }
 
-  // Decodes a payload that checked_base64_payload let through into `out`, which has room.
+  // Decodes a payload that checked_base64_payload let through into `out`, which has room. A
+  // big file's payload is decoded a window at a time, each released once decoded.
   void decode_base64_payload(std::string_view encoded, const std::string& path,
                              unsigned char* out) const {
-    const std::size_t bad = base64::decode(encoded, out);
+    constexpr std::size_t kWindow = std::size_t{4} << 20;  // a multiple of 4
+    const std::size_t step = release_ ? kWindow : std::max<std::size_t>(encoded.size(), 1);
+    for (std::size_t begin = 0; begin < encoded.size(); begin += step) {
+      const std::string_view part = encoded.substr(begin, step);
+      decode_window(part, begin, begin + step >= encoded.size(), path, out + begin / 4 * 3);
+      if (release_) release_(part);
+    }
+  }
+
+  // Decodes `part`, which starts at character `begin` of a payload, into `out`. Only the last
+  // part may end with '='.
+  void decode_window(std::string_view part, std::size_t begin, bool is_last,
+                     const std::string& path, unsigned char* out) const {
+    std::size_t bad = base64::decode(part, out);
+    if (!is_last) {
+      if (part[part.size() - 2] == '=') bad = std::min(bad, part.size() - 2);
+      if (part.back() == '=') bad = std::min(bad, part.size() - 1);
+    }
     if (bad != std::string_view::npos) {
-      fail(path + ": invalid base64 character " + quote(encoded.substr(bad, 1)) + " at position " +
-           std::to_string(bad) + " of its data");
+      fail(path + ": invalid base64 character " + quote(part.substr(bad, 1)) + " at position " +
+           std::to_string(begin + bad) + " of its data");
     }
   }
 
@@ -1141,7 +1260,10 @@ class ModelReader {
   std::string_view text_;
   const std::string& source_;
   Int8WordTable word_table_;
-  std::optional<CutDocument> cut_;
+  json::Release release_;
+  std::optional<json::CutDocument> cut_;
+  // In the document tree, estimated, and in long strings restored (kMaxTreeBytes).
+  mutable std::size_t kept_bytes_ = 0;
   // State of the checks made while parsing (on_parse_event).
   std::vector<OpenValue> open_;
   std::string last_key_;
@@ -1280,62 +1402,20 @@ Model parse_model(std::string_view text, const std::string& source_name, Int8Wor
   return ModelReader(text, source_name, word_table).read();
 }
 
-namespace {
-
-// A file's bytes mapped read-only: no copy of a model's tens of MB, and its pages come
-// straight from the page cache. Nothing is read ahead (no MAP_POPULATE): a page is read when
-// the loader gets to it, so a file refused at its first bytes costs those bytes only.
-class MappedFile {
- public:
-  explicit MappedFile(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw InputError(path + ": cannot open the model file: " + std::strerror(errno));
-    struct stat status {};
-    if (::fstat(fd, &status) != 0) {
-      const int error = errno;
-      ::close(fd);
-      throw InputError(path + ": cannot read the model file: " + std::strerror(error));
-    }
-    if (static_cast<std::uint64_t>(status.st_size) > kMaxFileBytes) {
-      ::close(fd);
-      throw ModelError(path + ": the file has " + std::to_string(status.st_size) +
-                       " bytes, more than a model file may have (" + std::to_string(kMaxFileBytes) +
-                       ")");
-    }
-    size_ = static_cast<std::size_t>(status.st_size);
-    if (size_ > 0) {
-      void* data = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (data == MAP_FAILED) {
-        const int error = errno;
-        ::close(fd);
-        throw InputError(path + ": cannot read the model file: " + std::strerror(error));
-      }
-      data_ = static_cast<const char*>(data);
-    }
-    ::close(fd);
-  }
-  ~MappedFile() {
-    if (data_ != nullptr) ::munmap(const_cast<char*>(data_), size_);
-  }
-  MappedFile(const MappedFile&) = delete;
-  MappedFile& operator=(const MappedFile&) = delete;
-
-  std::string_view text() const { return {data_ == nullptr ? "" : data_, size_}; }
-
- private:
-  const char* data_ = nullptr;
-  std::size_t size_ = 0;
-};
-
-}  // namespace
-
 Model load_model(const std::string& path, Int8WordTable word_table) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) {
     throw InputError(path + ": is a directory, not a model file");
   }
-  const MappedFile file(path);
-  return parse_model(file.text(), path, word_table);
+  const MappedFile file(path, kMaxFileBytes);
+  // A big file's pages are released as the reader is done with them, so that refusing one
+  // costs less memory than its size; a smaller one's are kept (reading a page twice costs
+  // time: about 1 ms for the 23 MB shipped model).
+  json::Release release;
+  if (file.text().size() > kReleasePagesAbove) {
+    release = [&file](std::string_view part) { file.release(part); };
+  }
+  return ModelReader(file.text(), path, word_table, std::move(release)).read();
 }
 
 // Layout: one top-level field per line, each section as compact JSON; then one tensor per line
