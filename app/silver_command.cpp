@@ -30,33 +30,29 @@ struct SilverArguments {
 // Lines of raw text are tokenized and tagged this many at a time: memory stays bounded.
 constexpr std::size_t kLinesPerChunk = 2000;
 
-// Tags `sentences`, writes them and returns how many words were written.
-std::size_t tag_and_write(const std::vector<const Tagger*>& models,
-                          std::vector<Sentence>& sentences, const SilverArguments& arguments,
-                          OutputFile& output, EnsembleReport& total) {
+// Tags `sentences` with the ensemble, writes them and adds to `total`.
+void tag_and_write(const std::vector<const Tagger*>& models, std::vector<Sentence>& sentences,
+                   const SilverArguments& arguments, OutputFile& output, EnsembleReport& total) {
   const EnsembleReport report = ensemble_tag(models, sentences, arguments.ensemble);
   total.words += report.words;
   total.upos_kept += report.upos_kept;
   total.xpos_kept += report.xpos_kept;
   for (const Sentence& sentence : sentences) write_conllu(output.stream(), sentence);
   output.check();
-  return report.words;
 }
 
 void run_silver(const SilverArguments& arguments) {
   std::vector<FileArgument> inputs{{"--text", arguments.text_path},
                                    {"--conllu", arguments.conllu_path}};
-  std::vector<std::shared_ptr<const Model>> loaded;
-  std::vector<Tagger> taggers;
-  taggers.reserve(arguments.model_paths.size());
-  for (const std::string& given : arguments.model_paths) {
-    const std::string path = locate_model(given);
-    inputs.push_back({"-m", path});
-    loaded.push_back(std::make_shared<const Model>(load_model(path, Int8WordTable::keep)));
-    taggers.emplace_back(loaded.back());
-  }
-  if (taggers.empty()) taggers.emplace_back(load_located_model(""));
+  std::vector<std::string> model_paths;  // none given: the default model
+  for (const std::string& given : arguments.model_paths) model_paths.push_back(locate_model(given));
+  if (model_paths.empty()) model_paths.push_back(locate_model(""));
+  for (const std::string& path : model_paths) inputs.push_back({"-m", path});
   refuse_output_over_input(inputs, {{"-o", arguments.output_path}});
+
+  std::vector<Tagger> taggers;
+  taggers.reserve(model_paths.size());
+  for (const std::string& path : model_paths) taggers.emplace_back(load_located_model(path));
   std::vector<const Tagger*> models;
   for (const Tagger& tagger : taggers) models.push_back(&tagger);
 
