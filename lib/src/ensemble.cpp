@@ -1,26 +1,20 @@
 #include "sawtag/ensemble.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 
 #include "sawtag/error.hpp"
+#include "tagger_internals.hpp"
 #include "train/on_threads.hpp"
 
 namespace sawtag {
 namespace {
 
-// probabilities += softmax(logits / temperature), in double for a stable sum.
-void add_softmax(const std::vector<float>& logits, float temperature,
-                 std::vector<double>& probabilities) {
-  const float maximum = *std::max_element(logits.begin(), logits.end());
-  double sum = 0.0;
-  std::vector<double> exponentials(logits.size());
-  for (std::size_t c = 0; c < logits.size(); ++c) {
-    exponentials[c] = std::exp(static_cast<double>(logits[c] - maximum) / temperature);
-    sum += exponentials[c];
-  }
-  for (std::size_t c = 0; c < logits.size(); ++c) probabilities[c] += exponentials[c] / sum;
+// summed += softmax(logits / temperature): the very probabilities the model's Tagger reports.
+void add_probabilities(const std::vector<float>& logits, float temperature,
+                       std::vector<float>& scratch, std::vector<double>& summed) {
+  tag_softmax(logits.data(), static_cast<int>(logits.size()), temperature, scratch);
+  for (std::size_t c = 0; c < scratch.size(); ++c) summed[c] += scratch[c];
 }
 
 // The tag with the highest mean probability, or "_" when that mean is below the threshold.
@@ -71,6 +65,7 @@ EnsembleReport ensemble_tag(const std::vector<const Tagger*>& models,
     EnsembleReport& report = reports[t];
     std::vector<double> upos(static_cast<std::size_t>(first.upos.size()));
     std::vector<double> xpos(static_cast<std::size_t>(first.xpos.size()));
+    std::vector<float> scratch;
     for (std::size_t s = begin; s < end; ++s) {
       for (std::size_t i = 0; i < sentences[s].words.size(); ++i) {
         std::fill(upos.begin(), upos.end(), 0.0);
@@ -78,8 +73,8 @@ EnsembleReport ensemble_tag(const std::vector<const Tagger*>& models,
         for (std::size_t m = 0; m < models.size(); ++m) {
           const WordTags& tags = results[m][s - begin].words[i];
           const Calibration& calibration = models[m]->model().calibration;
-          add_softmax(tags.upos_logits, calibration.upos_temperature, upos);
-          add_softmax(tags.xpos_logits, calibration.xpos_temperature, xpos);
+          add_probabilities(tags.upos_logits, calibration.upos_temperature, scratch, upos);
+          add_probabilities(tags.xpos_logits, calibration.xpos_temperature, scratch, xpos);
         }
         Word& word = sentences[s].words[i];
         word.upos =
