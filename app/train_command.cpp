@@ -136,6 +136,10 @@ void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_
   command->add_option("--resume", options.resume_path, "Continue a stopped run from a checkpoint");
   command->add_option("--encoder", options.encoder_path,
                       "Start from a pre-trained encoder (sawtag pretrain); its sizes are used");
+  command->add_option("--encoder-lr-scale", options.encoder_lr_scale,
+                      "Learning rate of the embeddings and encoder layers, as a share of --lr "
+                      "(the tagging heads train with --lr)")
+      ->capture_default_str()->check(CLI::PositiveNumber);
   command->add_option("--pretrained-embeddings", options.pretrained_embeddings,
                       "Word vectors in word2vec/fastText text format");
   command->add_option("--pretrained-max-words", options.pretrained_max_words,

@@ -38,6 +38,38 @@ TEST_CASE("AdamW's first step equals its closed form", "[adam]") {
   REQUIRE(adam.steps() == 1);
 }
 
+TEST_CASE("AdamW: the encoder's tensors step with their learning-rate factor", "[adam]") {
+  const Model model = testing::make_random_model();
+  const ModelConfig& config = model.config;
+  Parameters weights = model.parameters;
+  const Parameters gradients = testing::make_random_model(config, 7).parameters;
+  const train::AdamOptions options{0.9f, 0.98f, 1e-8f, 0.0f};
+  train::AdamW adam(config, options);
+  const float learning_rate = 0.002f;
+  const float encoder_factor = 0.25f;
+  const auto sizes =
+      train::trainable_sizes(weights, config, static_cast<std::size_t>(config.word_vocab_size));
+  adam.step(weights, gradients, learning_rate, sizes,
+            train::learning_rate_factors(weights, config, encoder_factor));
+  // First step, no decay: each weight moves by its tensor's rate against the gradient's sign.
+  const auto before = train::parameter_list(model.parameters, config);
+  const auto after = train::parameter_list(weights, config);
+  const auto grads = train::parameter_list(gradients, config);
+  int heads = 0;
+  for (std::size_t i = 0; i < before.size(); ++i) {
+    const bool head = before[i].name.rfind("heads.", 0) == 0;
+    heads += head ? 1 : 0;
+    const double rate = head ? learning_rate : learning_rate * encoder_factor;
+    for (std::size_t k = 0; k < before[i].tensor->data.size(); ++k) {
+      const double g = grads[i].tensor->data[k];
+      INFO(before[i].name << "[" << k << "]");
+      REQUIRE(after[i].tensor->data[k] ==
+              Approx(before[i].tensor->data[k] - rate * g / (std::abs(g) + 1e-8)).margin(1e-7));
+    }
+  }
+  CHECK(heads == 4);  // upos and xpos, weight and bias
+}
+
 TEST_CASE("AdamW leaves frozen word rows and their moments untouched", "[adam]") {
   const Model model = testing::make_random_model();
   const ModelConfig& config = model.config;

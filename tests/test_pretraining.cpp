@@ -250,6 +250,28 @@ TEST_CASE("pretrain -> train --encoder: the encoder starts the fine-tuning", "[p
   const Model trained = train_model(treebank, treebank, train_options);
   CHECK(trained.config.d_model == 8);
 
+  // --encoder-lr-scale: the encoder's tensors train with lr times the scale, the heads with lr.
+  const auto largest_change = [](const Tensor& before, const Tensor& after) {
+    float largest = 0.0f;
+    for (std::size_t k = 0; k < before.data.size(); ++k) {
+      largest = std::max(largest, std::abs(after.data[k] - before.data[k]));
+    }
+    return largest;
+  };
+  TrainOptions full = train_options;
+  full.epochs = 3;
+  full.warmup_steps = 1;
+  full.average_decay = 0.0f;
+  const Model moved = train_model(treebank, treebank, full);
+  TrainOptions gentle = full;
+  gentle.encoder_lr_scale = 1e-6f;
+  const Model held = train_model(treebank, treebank, gentle);
+  const Tensor& query = model.parameters.encoder.layers[0].attention.query.weight;
+  CHECK(largest_change(query, moved.parameters.encoder.layers[0].attention.query.weight) > 1e-4f);
+  CHECK(largest_change(query, held.parameters.encoder.layers[0].attention.query.weight) < 1e-6f);
+  CHECK(largest_change(model.parameters.heads.upos.weight, held.parameters.heads.upos.weight) >
+        1e-4f);
+
   // An encoder of other sizes is refused by name.
   PretrainOptions wider = tiny_options();
   wider.config.d_ff = 24;

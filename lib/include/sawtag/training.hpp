@@ -60,6 +60,10 @@ struct TrainOptions {
   // `config`'s sizes, and its encoder tensors and the rows of the words and characters both
   // vocabularies share start the fine-tuning. Empty = none.
   std::string encoder_path;
+  // The encoder's tensors (embeddings and layers) train with learning_rate times this; the
+  // tagging heads with learning_rate. Below 1, a pre-trained encoder is fine-tuned more gently
+  // than the heads that start from scratch.
+  float encoder_lr_scale = 1.0f;
 
   // Silver training data (`sawtag silver`: a CoNLL-U file tagged by an ensemble; "_" tags are
   // left out of the loss). Each epoch adds silver sentences of about silver_ratio times the

@@ -43,13 +43,18 @@ AdamW::AdamW(const ModelConfig& config, AdamOptions options)
 
 void AdamW::step(Parameters& weights, const Parameters& gradients, float learning_rate,
                  const TrainableSizes& sizes) {
+  step(weights, gradients, learning_rate, sizes, LearningRateFactors(sizes.size(), 1.0f));
+}
+
+void AdamW::step(Parameters& weights, const Parameters& gradients, float learning_rate,
+                 const TrainableSizes& sizes, const LearningRateFactors& factors) {
   ++steps_;
   const auto weight_list = parameter_list(weights, config_);
   const auto gradient_list = parameter_list(gradients, config_);
   const auto first_list = parameter_list(first_moments_, config_);
   const auto second_list = parameter_list(second_moments_, config_);
   for (std::size_t i = 0; i < weight_list.size(); ++i) {
-    adam_update(options_, steps_, learning_rate, decays(weight_list[i].name), sizes[i],
+    adam_update(options_, steps_, learning_rate * factors[i], decays(weight_list[i].name), sizes[i],
                 weight_list[i].tensor->data, gradient_list[i].tensor->data,
                 first_list[i].tensor->data, second_list[i].tensor->data);
   }

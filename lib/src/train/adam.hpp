@@ -27,6 +27,9 @@ class AdamW {
   // frozen ones keep zero moments, as they would with a zero gradient.
   void step(Parameters& weights, const Parameters& gradients, float learning_rate,
             const TrainableSizes& sizes);
+  // The same, tensor i with learning_rate * factors[i] (see learning_rate_factors).
+  void step(Parameters& weights, const Parameters& gradients, float learning_rate,
+            const TrainableSizes& sizes, const LearningRateFactors& factors);
 
   std::int64_t steps() const { return steps_; }
 

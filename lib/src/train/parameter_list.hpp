@@ -48,6 +48,22 @@ inline TrainableSizes trainable_sizes(const Parameters& parameters, const ModelC
   return sizes;
 }
 
+// For each tensor of parameter_list, in its order: the factor of the learning rate it trains
+// with. `encoder_factor` for the encoder's tensors (embeddings, character CNN, layers), 1 for the
+// tagging heads: fine-tuning a pre-trained encoder more gently than the fresh heads
+// (`sawtag train --encoder-lr-scale`).
+using LearningRateFactors = std::vector<float>;
+
+inline LearningRateFactors learning_rate_factors(const Parameters& parameters,
+                                                 const ModelConfig& config, float encoder_factor) {
+  LearningRateFactors factors;
+  for (const auto& entry : parameter_list(parameters, config)) {
+    const bool head = entry.name.compare(0, 6, "heads.") == 0;
+    factors.push_back(head ? 1.0f : encoder_factor);
+  }
+  return factors;
+}
+
 // Sets the trainable elements to zero, keeping the shapes.
 inline void zero(Parameters& parameters, const ModelConfig& config, const TrainableSizes& sizes) {
   const auto list = parameter_list(parameters, config);

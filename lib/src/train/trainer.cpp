@@ -350,6 +350,8 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
   std::vector<Parameters> thread_gradients(thread_count, zero_parameters(config));
   const train::TrainableSizes trainable =
       train::trainable_sizes(model.parameters, config, first_frozen_word_row(model));
+  const train::LearningRateFactors learning_rate_factors =
+      train::learning_rate_factors(model.parameters, config, options.encoder_lr_scale);
   std::vector<double> thread_losses(thread_count);
   const train::StepOptions step_options{options.dropout, options.label_smoothing};
 
@@ -409,8 +411,9 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
       }
       const float learning_rate = train::scheduled_learning_rate(
           options.learning_rate, step, options.warmup_steps, total_steps);
-      adam.step(model.parameters, gradients, learning_rate, trainable);
-      pull_towards_vectors(anchors, learning_rate * options.vector_anchor, model);
+      adam.step(model.parameters, gradients, learning_rate, trainable, learning_rate_factors);
+      pull_towards_vectors(anchors, learning_rate * options.encoder_lr_scale * options.vector_anchor,
+                           model);
       if (state.averaged) {
         update_average(*state.averaged, model.parameters, config, trainable,
                        options.average_decay, step);
