@@ -3,7 +3,8 @@
 
 Not part of the test suite (the figures depend on the machine and its load); the tests check
 each refusal's message on small files. Prints one row per case: exit status, peak RSS (GNU
-time's "Maximum resident set size"), wall seconds, and the first line sawtag wrote on stderr.
+time's "Maximum resident set size"), wall seconds, CPU seconds (user + sys), and the first line
+sawtag wrote on stderr.
 
     bench/hostile_models.py [BUILD_DIR] [CASE...]     # the files are made in a temporary folder
 
@@ -268,9 +269,11 @@ def cases(work):
 
 
 def rss_and_time(stderr):
-    rss_kb, seconds, lines = 0, 0.0, []
+    rss_kb, seconds, cpu, lines = 0, 0.0, 0.0, []
     for line in stderr.splitlines():
         stripped = line.strip()
+        if stripped.startswith(("User time", "System time")):
+            cpu += float(stripped.split(":")[1])
         if stripped.startswith("Maximum resident set size"):
             rss_kb = int(stripped.split(":")[1])
         elif stripped.startswith("Elapsed (wall clock) time"):
@@ -282,7 +285,7 @@ def rss_and_time(stderr):
                                       "Socket", "Signals", "Page size", "Exit status")) \
                 and stripped:
             lines.append(stripped)
-    return rss_kb, seconds, lines
+    return rss_kb, seconds, cpu, lines
 
 
 def main():
@@ -290,8 +293,8 @@ def main():
     wanted = sys.argv[2:]
     sawtag = os.path.join(build, "app", "sawtag")
     with tempfile.TemporaryDirectory() as work:
-        print("| Case | File MB | Exit | Peak RSS MB | Seconds | stderr |")
-        print("|---|---|---|---|---|---|")
+        print("| Case | File MB | Exit | Peak RSS MB | Seconds | CPU seconds | stderr |")
+        print("|---|---|---|---|---|---|---|")
         for name, text in cases(work):
             if wanted and not any(w in name for w in wanted):
                 continue
@@ -301,13 +304,13 @@ def main():
             size = os.path.getsize(path)
             run = subprocess.run(["/usr/bin/time", "-v", sawtag, "-m", path],
                                  input=b"I saw a saw\n", capture_output=True)
-            rss_kb, seconds, lines = rss_and_time(run.stderr.decode("utf-8", "replace"))
+            rss_kb, seconds, cpu, lines = rss_and_time(run.stderr.decode("utf-8", "replace"))
             said = lines[0] if lines else run.stdout.decode().strip()
             said = said.replace(path, "model.json").replace("|", "\\|")
             if len(said) > 110:
                 said = said[:110] + "..."
-            print("| %s | %.1f | %d | %.1f | %.2f | %s |" % (
-                name, size / 1e6, run.returncode, rss_kb / 1024, seconds, said), flush=True)
+            print("| %s | %.1f | %d | %.1f | %.2f | %.2f | %s |" % (
+                name, size / 1e6, run.returncode, rss_kb / 1024, seconds, cpu, said), flush=True)
             os.remove(path)
 
 
