@@ -1379,3 +1379,104 @@ TEST_CASE("model file: a tensor's numbers read the same cut out and by the parse
 }
 
 }  // namespace sawtag
+
+// ---- Lists that grow with the file (issue 19) ------------------------------------------------
+namespace sawtag {
+namespace {
+
+// A model of 300,001 words (one value each): more than the loader reads as soon as it meets
+// them (262,144), so they are checked in place and read last.
+Model big_vocabulary_model() {
+  ModelConfig config = testing::tiny_config();
+  config.word_dim = 1;
+  Model model = testing::make_random_model(config, 11);
+  std::vector<std::string> words = {"<unk>"};
+  for (int i = 0; i < 300000; ++i) words.push_back("w" + std::to_string(i));
+  model.words = Vocabulary(std::move(words), "words");
+  sync_vocabulary_sizes(model);
+  Tensor& embedding = model.parameters.encoder.word_embedding;
+  embedding = Tensor({model.config.word_vocab_size, 1});
+  for (std::size_t i = 0; i < embedding.data.size(); ++i) {
+    embedding.data[i] = static_cast<float>(i % 7) / 8.0f;
+  }
+  return model;
+}
+
+// `text` with the first `from` after `after` replaced by `to`.
+std::string replaced_after(std::string text, const std::string& after, const std::string& from,
+                           const std::string& to) {
+  const std::size_t at = text.find(from, text.find(after));
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("model file: a vocabulary of more than 262,144 words is read once the rest is right",
+          "[model_file]") {
+  const Model model = big_vocabulary_model();
+  const std::string text = serialize_model(model);
+  require_same_model(model, parse_model(text, "big.json"));
+  CHECK(parse_model(text, "big.json").words.find("w299999") == 300000);
+  // Each check read_vocabulary makes, made without reading the words.
+  CHECK_THAT(load_error(replaced_after(text, "\"words\":", "\"w299999\"", "\"w17\"")),
+             Equals("bad.json: vocabularies.words has a duplicate entry 'w17' at index 300000"));
+  // Equal once unescaped: "w\/1" is "w/1".
+  CHECK_THAT(load_error(replaced_after(replaced_after(text, "\"words\":", "\"w1\"", "\"w/1\""),
+                                       "\"words\":", "\"w299999\"", "\"w\\/1\"")),
+             Equals("bad.json: vocabularies.words has a duplicate entry 'w/1' at index 300000"));
+  CHECK_THAT(
+      load_error(replaced_after(text, "\"words\":", "\"<unk>\"", "\"unk\"")),
+      Equals("bad.json: vocabularies.words[0] must be the reserved entry \"<unk>\", got 'unk'"));
+  const std::string long_first = "\"" + std::string(5000, 'u') + "\"";
+  CHECK_THAT(load_error(replaced_after(text, "\"words\":", "\"<unk>\"", long_first)),
+             Equals("bad.json: vocabularies.words[0] must be the reserved entry \"<unk>\", got '" +
+                    std::string(80, 'u') + "...'"));
+  // Whatever else is wrong is told first, the words not read.
+  CHECK_THAT(load_error(text.substr(0, text.find(" \"tensors\"")) + " \"x\": 1}"),
+             Equals("bad.json: unknown field 'x'"));
+  CHECK_THAT(load_error(replaced_after(text, "\"word_dim\":", "1", "0")),
+             Equals("bad.json: config.word_dim = 0 is out of range: expected 1 to 16384"));
+  Model bad = model;
+  bad.parameters.heads.xpos.bias.data.back() = 1.0f;
+  std::string nan_text = serialize_model(bad, TensorEncoding::json_array);
+  nan_text = replaced_after(nan_text, "\"heads.xpos.bias\"", "1]", "1e39]");
+  CHECK_THAT(load_error(nan_text),
+             Equals("bad.json: tensor 'heads.xpos.bias' has a non-finite value (Inf) at index 8"));
+}
+
+TEST_CASE("model file error: a learned tokenizer's document has a cap; nesting is refused early",
+          "[model_file]") {
+  const std::string plain = serialize_model(full_model());
+  const auto with_learned_tokenizer = [&](const std::string& document) {
+    std::string text = plain;
+    return text.insert(text.find(" \"training\""),
+                       " \"learned_tokenizer\": " + Json(document).dump() + ",\n");
+  };
+  // Refused before it is copied out of the file, whatever it holds.
+  CHECK_THAT(load_error(with_learned_tokenizer(std::string(std::size_t{16} << 20, 'x') + "yz")),
+             Equals("bad.json: learned_tokenizer: its document takes 16777218 bytes of the file, "
+                    "more than a learned tokenizer may (16777216)"));
+  // A learned tokenizer of its own is refused at its key, before its value is read.
+  std::string inner = plain;
+  inner.insert(inner.find(" \"training\""),
+               " \"learned_tokenizer\": \"" + std::string(100000, 'x') + "\",\n");
+  CHECK_THAT(load_error(with_learned_tokenizer(inner)),
+             Equals("bad.json: learned_tokenizer: its model has a learned tokenizer of its own"));
+}
+
+TEST_CASE("model file error: at most 1024 self-tests", "[model_file]") {
+  // full_model() has one: 1023 more are allowed, 1024 are not.
+  const std::string test = R"({"words": ["a"], "upos": ["DET"]}, )";
+  std::string tests;
+  for (int i = 0; i < 1023; ++i) tests += test;
+  const std::string text = serialize_model(full_model());
+  CHECK(
+      parse_model(inserted_after(text, "\"self_tests\": [", tests), "ok.json").self_tests.size() ==
+      1024);
+  CHECK_THAT(load_error(inserted_after(text, "\"self_tests\": [", tests + test)),
+             Equals("bad.json: self_tests has more than 1024 entries, more than a model file may "
+                    "have"));
+}
+
+}  // namespace sawtag

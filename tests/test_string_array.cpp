@@ -5,7 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "io/string_array.hpp"
@@ -99,12 +101,54 @@ TEST_CASE("read_string_array agrees with a JSON parser on random text", "[model_
     INFO(text);
     std::size_t end = 0;
     const std::optional<Strings> fast = json::read_string_array(text, 0, &end);
+    // count_string_array accepts what read_string_array accepts, and counts the same.
+    std::size_t count_end = 0;
+    const std::optional<std::size_t> counted = json::count_string_array(text, 0, &count_end);
+    REQUIRE(counted.has_value() == fast.has_value());
     if (!fast) continue;
     ++accepted;
+    CHECK(*counted == fast->size());
+    CHECK(count_end == end);
     REQUIRE(end <= text.size());
     CHECK(parsed(text.substr(0, end)) == fast);
+    // The first string seen twice, as a set of the strings read says.
+    std::set<std::string> seen;
+    std::optional<std::size_t> repeated_at;
+    for (std::size_t i = 0; i < fast->size() && !repeated_at; ++i) {
+      if (!seen.insert((*fast)[i]).second) repeated_at = i;
+    }
+    const std::optional<json::RepeatedString> repeated =
+        json::first_repeated_string(text, 0, *counted);
+    REQUIRE(repeated.has_value() == repeated_at.has_value());
+    if (repeated) {
+      CHECK(repeated->index == *repeated_at);
+      CHECK(repeated->text == (*fast)[*repeated_at]);
+    }
+    if (!fast->empty()) CHECK(json::first_of_string_array(text, 0) == fast->front());
   }
   CHECK(accepted > 1000);
+}
+
+TEST_CASE("first_repeated_string finds the first string seen twice, once unescaped",
+          "[model_file]") {
+  const auto repeated =
+      [](const std::string& text) -> std::optional<std::pair<std::size_t, std::string>> {
+    std::size_t end = 0;
+    const std::optional<std::size_t> count = json::count_string_array(text, 0, &end);
+    REQUIRE(count.has_value());
+    const auto found = json::first_repeated_string(text, 0, *count);
+    if (!found) return std::nullopt;
+    return std::make_pair(found->index, found->text);
+  };
+  using Found = std::optional<std::pair<std::size_t, std::string>>;
+  CHECK(repeated(R"(["a", "b", "c"])") == Found());
+  CHECK(repeated(R"([])") == Found());
+  CHECK(repeated(R"(["a", "b", "b", "a"])") == Found({2, "b"}));
+  CHECK(repeated(R"(["", "x", ""])") == Found({2, ""}));
+  CHECK(repeated(R"(["a/b", "q\"", "a\/b"])") == Found({2, "a/b"}));
+  // The first string, and what there is of it when the text ends inside it.
+  CHECK(json::first_of_string_array(R"([ "say \"hi\"", "b"])", 0) == "say \"hi\"");
+  CHECK(json::first_of_string_array(R"(["abcdef)", 0) == "abcdef");
 }
 
 }  // namespace sawtag

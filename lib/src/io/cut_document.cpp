@@ -368,12 +368,13 @@ class Cutter {
     return at == 0 ? 0 : at - 1;
   }
 
-  // The words' array at text_[begin], read and cut out when the fast reader can; else it is
-  // left to the parser. Returns where the pass goes on.
+  // The words' array at text_[begin], checked and cut out when the fast reader can read it (not
+  // read: the loader reads it once the file has shown it is a model); else it is left to the
+  // parser. Returns where the pass goes on.
   std::size_t words_at(std::size_t begin) {
     std::size_t end = 0;
-    std::optional<std::vector<std::string>> words = read_string_array(text_, begin, &end);
-    if (!words) {  // scanned as any array
+    const std::optional<std::size_t> count = count_string_array(text_, begin, &end, release_);
+    if (!count) {  // scanned as any array
       stack_.push_back('[');
       after_colon_ = false;
       return structural(begin);
@@ -381,8 +382,8 @@ class Cutter {
     document_.append(text_.substr(copied_, begin - copied_), copied_, false);
     document_.append_placeholder("\"\\u0001" + std::to_string(document_.cuts_.size()) + "\"",
                                  begin);
-    document_.cuts_.push_back({CutDocument::Kind::words, text_.substr(begin, end - begin)});
-    document_.words_ = std::move(words);
+    document_.words_ = document_.cuts_.size();
+    document_.cuts_.push_back({CutDocument::Kind::words, text_.substr(begin, end - begin), *count});
     copied_ = end;
     value_ended(end);
     return end;

@@ -1,10 +1,10 @@
 // The text the model file's JSON parser reads: the file, with what is big cut out of it. The
 // parser (nlohmann) copies every token it reads, whitespace included, and a tensor's base64
 // data is most of a model; so before parsing, one pass over the file
-//  - cuts out every "base64:..." payload, the vocabulary's words (read by a reader of their
-//    own, string_array.hpp), every tensor's "data" array of numbers (read with from_chars),
-//    and every other string longer than kMaxParsedStringBytes (the learned tokenizer's
-//    document), leaving a short placeholder string in their place;
+//  - cuts out every "base64:..." payload, the vocabulary's words (checked and counted here,
+//    not copied, and read by a reader of their own, string_array.hpp), every tensor's "data" array
+//    of numbers (read with from_chars), and every other string longer than kMaxParsedStringBytes
+//    (the learned tokenizer's document), leaving a short placeholder string in their place;
 //  - refuses what no model holds before the parser copies it: a number longer than
 //    kMaxNumberBytes, more than kMaxRunBytes of whitespace and brackets between two values,
 //    nesting deeper than kMaxJsonDepth, the escape "\u0001" (placeholders are written with it),
@@ -114,13 +114,13 @@ class CutDocument {
   enum class Kind {
     payload,  // the characters after "base64:", without a backslash: they are the string's
     string,   // a long string as written between its quotes, escapes and all
-    words,    // the vocabulary's array of words, read into words()
+    words,    // the vocabulary's array of words, as written, checked by count_string_array
     numbers,  // a tensor's "data" array, all numbers (json_number_end)
   };
   struct Cut {
     Kind kind;
-    std::string_view raw;  // in the file
-    std::size_t count = 0;  // of numbers
+    std::string_view raw;   // in the file
+    std::size_t count = 0;  // of numbers, or of words
   };
 
   PiecesIterator begin(const Release* release = nullptr, std::string_view file = {}) const {
@@ -131,9 +131,8 @@ class CutDocument {
 
   // The cut a parsed string stands for, or nullptr: "base64:\x01" "3" or "\x01" "3" -> cut 3.
   const Cut* cut_of(std::string_view parsed) const;
-  // The vocabulary's words, when they were cut out; moved out by take_words().
-  std::size_t words_size() const { return words_ ? words_->size() : 0; }
-  std::optional<std::vector<std::string>> take_words() { return std::exchange(words_, {}); }
+  // The vocabulary's words, when they were cut out (string_array.hpp reads them), or nullptr.
+  const Cut* words() const { return words_ ? &cuts_[*words_] : nullptr; }
   // Position in the file of position `at` of the parsed text.
   std::size_t original_position(std::size_t at) const;
 
@@ -152,7 +151,7 @@ class CutDocument {
   std::deque<std::string> placeholders_;  // a deque: adding one never moves the others
   std::size_t size_ = 0;                  // of the parsed text
   std::vector<Cut> cuts_;
-  std::optional<std::vector<std::string>> words_;
+  std::optional<std::size_t> words_;  // the index of the words' cut
 };
 
 // Why the file was refused before parsing: `problem` ("a JSON number longer than 1024 bytes")

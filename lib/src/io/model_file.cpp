@@ -70,6 +70,16 @@ constexpr std::size_t kReleasePagesAbove = std::size_t{32} << 20;
 // allows; tables (multi-word tokens, abbreviations, training fields...) are far shorter.
 constexpr std::size_t kMaxVocabularyEntries = 5'000'000;
 constexpr std::size_t kMaxTableEntries = std::size_t{1} << 16;
+// Each self-test is tagged when a Tagger is built: 15,000 take 4 s.
+constexpr std::size_t kMaxSelfTests = 1024;
+// A vocabulary of more words than this, or more bytes of them, is read only once the rest of
+// the file is known to be right (check_deferred_words): a word read costs ~50 bytes. The
+// shipped models have 20,000 to 60,000 words.
+constexpr std::size_t kEagerWords = std::size_t{1} << 18;
+constexpr std::size_t kEagerWordBytes = std::size_t{8} << 20;
+// A learned tokenizer's document, as the file writes it (escapes and all): it is copied before
+// it is read. The shipped Chinese model's is 5 MB (a character model of 20,000 words, float16).
+constexpr std::size_t kMaxLearnedTokenizerBytes = std::size_t{16} << 20;
 // The document's fields. Each may appear once, as may every key of every object.
 const std::initializer_list<std::string_view> kDocumentFields = {
     "format",   "version",     "config",     "vocabularies", "tag_sets",          "tokenizer",
@@ -162,9 +172,15 @@ std::string line_and_column(std::string_view text, std::size_t position,
 class ModelReader {
  public:
   // `release` (may be empty) is given the parts of `text` the reader is done with.
+  // `is_learned_tokenizer`: the document is a learned tokenizer's character model
+  // (read_learned_tokenizer), which may not have one of its own.
   ModelReader(std::string_view text, const std::string& source, Int8WordTable word_table,
-              json::Release release = {})
-      : text_(text), source_(source), word_table_(word_table), release_(std::move(release)) {}
+              json::Release release = {}, bool is_learned_tokenizer = false)
+      : text_(text),
+        source_(source),
+        word_table_(word_table),
+        release_(std::move(release)),
+        is_learned_tokenizer_(is_learned_tokenizer) {}
 
   Model read() {
     Json document = parse();
@@ -178,11 +194,15 @@ class ModelReader {
     read_config(member(current, "config", ""), model.config);
     read_vocabularies(current, model);
     sync_vocabulary_sizes(model);
+    if (deferred_words_ != nullptr) {
+      model.config.word_vocab_size = static_cast<int>(deferred_words_->count);
+    }
     try {
       validate(model.config);  // before any tensor is allocated
     } catch (const ModelError& error) {
       fail(error.what());
     }
+    if (deferred_words_ != nullptr) check_deferred_words_unique();
     if (const Json* tokenizer = optional_member(current, "tokenizer", "")) {
       read_tokenizer(*tokenizer, model.tokenizer);
     }
@@ -199,6 +219,7 @@ class ModelReader {
       read_self_tests(*self_tests, model);
     }
     read_tensors(member(current, "tensors", ""), model);
+    if (deferred_words_ != nullptr) read_deferred_words(model);
     return model;
   }
 
@@ -314,6 +335,7 @@ class ModelReader {
   void check_cut_numbers(const std::string& text) const {
     const json::CutDocument::Cut* cut = cut_of(text);
     if (cut == nullptr || cut->kind != json::CutDocument::Kind::numbers || open_.empty()) return;
+    has_cut_numbers_ = true;
     const std::string& path = open_.back().path;  // "tensors.NAME"
     const auto expected = expected_counts_.find(std::string_view(path).substr(8));
     if (expected != expected_counts_.end() &&
@@ -330,29 +352,39 @@ class ModelReader {
     return cut != nullptr && cut->kind == json::CutDocument::Kind::numbers ? cut : nullptr;
   }
 
-  // A tensor's data array cut out: its numbers read as the parser would read them.
+  // A tensor's data array cut out: its numbers read as the parser would read them, into
+  // `values` (sized for them), or only checked when `values` is nullptr: then a value that is
+  // no float (Inf) is refused here, as read_tensor refuses it once the tensor is made.
   void read_cut_numbers(const json::CutDocument::Cut& cut, const std::string& path,
-                        std::int64_t expected_count, Tensor& tensor) const {
+                        std::int64_t expected_count, float* values) const {
     if (cut.count != static_cast<std::size_t>(expected_count)) {
       fail(path + ": expected " + std::to_string(expected_count) + " values, got " +
            std::to_string(cut.count));
     }
-    tensor.data.resize(cut.count);
     const std::string_view raw = cut.raw;
     std::size_t at = 1;  // after '['
     std::size_t released = 0;
-    for (float& value : tensor.data) {
+    std::optional<std::size_t> first_infinite;
+    for (std::size_t i = 0; i < cut.count; ++i) {
       while (raw[at] != '-' && (raw[at] < '0' || raw[at] > '9')) ++at;  // whitespace, ','
       const std::size_t end = json::json_number_end(raw, at);
       const std::string_view number = raw.substr(at, end - at);
       const std::optional<double> parsed = json::json_number_value(number);
       if (!parsed) fail("not valid JSON: number overflow parsing '" + std::string(number) + "'");
-      value = static_cast<float>(*parsed);
+      const auto value = static_cast<float>(*parsed);
+      if (values != nullptr) {
+        values[i] = value;
+      } else if (!first_infinite && !std::isfinite(value)) {
+        first_infinite = i;
+      }
       at = end;
       if (release_ && at - released >= (std::size_t{4} << 20)) {
         release_(raw.substr(released, at - released));
         released = at;
       }
+    }
+    if (first_infinite) {
+      fail(path + " has a non-finite value (Inf) at index " + std::to_string(*first_infinite));
     }
   }
 
@@ -436,6 +468,7 @@ class ModelReader {
       value.max_entries = kMaxVocabularyEntries;
       value.strings_only = !is_object;
     }
+    if (value.path == "self_tests" && !is_object) value.max_entries = kMaxSelfTests;
     if (const std::string tensor = tensor_of(value.path); !tensor.empty() && !is_object) {
       // Its count when known; else as many as the file holds, at 4 bytes a number (2 or more
       // bytes of the file each), compared with the count after parsing.
@@ -457,6 +490,9 @@ class ModelReader {
         std::find(kDocumentFields.begin(), kDocumentFields.end(), key) != kDocumentFields.end();
     if (open_.size() == 1 && !known_field && !newer_version_) {
       fail("unknown field '" + name_of(key) + "'");  // before its value is parsed
+    }
+    if (open_.size() == 1 && is_learned_tokenizer_ && key == "learned_tokenizer") {
+      fail("its model has a learned tokenizer of its own");  // before its value is parsed
     }
     charge(kValueCost + key.size());
     // A long key, cut out, is told apart from the others by a hash of its text: not copied.
@@ -493,7 +529,7 @@ class ModelReader {
       if (found == section.end()) return -1;
       if (path == "vocabularies" && std::string_view(key) == "words" &&
           is_words_placeholder(*found)) {
-        return static_cast<int>(cut_->words_size());
+        return static_cast<int>(cut_->words()->count);
       }
       return found->is_array() ? static_cast<int>(found->size()) : -1;
     };
@@ -744,8 +780,14 @@ class ModelReader {
     const Json& value = member(section, key, path);
     std::vector<std::string> items;
     if (full_path == "vocabularies.words" && is_words_placeholder(value)) {
-      // Valid: read_string_array leaves the rest to the parser. There is one placeholder.
-      items = cut_->take_words().value();
+      // Valid: count_string_array left the rest to the parser. There is one placeholder.
+      const json::CutDocument::Cut& words = *cut_->words();
+      if (words.count > kEagerWords || words.raw.size() > kEagerWordBytes) {
+        check_deferred_words(words);
+        return {};
+      }
+      std::size_t end = 0;
+      items = json::read_string_array(words.raw, 0, &end, words.count).value();
     } else {
       items = read_strings(value, full_path);
     }
@@ -764,6 +806,41 @@ class ModelReader {
     } catch (const ModelError& error) {  // a duplicate entry
       fail(error.what());
     }
+  }
+
+  // A big vocabulary (more than kEagerWords words, or kEagerWordBytes of them) is checked here
+  // as read_vocabulary checks one (its first entry, no entry twice) without being copied, and
+  // read once everything else in the file is known to be right (read_deferred_words): so the
+  // strings of millions of words are never made for a file that is then refused. Checking for
+  // a word twice holds 8 bytes a word (check_deferred_words_unique).
+  void check_deferred_words(const json::CutDocument::Cut& words) {
+    const std::string path = "vocabularies.words";
+    // Its first 1 KiB: enough to tell "<unk>", or to quote what is there instead.
+    const std::string first =
+        words.count == 0 ? "" : json::first_of_string_array(words.raw.substr(0, 1024), 0);
+    if (words.count == 0 || first != "<unk>") {
+      fail(path + "[0] must be the reserved entry \"<unk>\", got " +
+           (words.count == 0 ? "nothing (the list is too short)" : quote(first)));
+    }
+    deferred_words_ = &words;
+  }
+
+  // After the config is validated: no word of a deferred vocabulary is there twice.
+  void check_deferred_words_unique() const {
+    const std::optional<json::RepeatedString> repeated =
+        json::first_repeated_string(deferred_words_->raw, 0, deferred_words_->count, release_);
+    if (repeated) {
+      fail("vocabularies.words has a duplicate entry " + quote(repeated->text) + " at index " +
+           std::to_string(repeated->index));
+    }
+  }
+
+  void read_deferred_words(Model& model) const {
+    std::size_t end = 0;
+    std::vector<std::string> items =
+        json::read_string_array(deferred_words_->raw, 0, &end, deferred_words_->count, release_)
+            .value();
+    model.words = Vocabulary(std::move(items), "vocabularies.words");  // checked: no duplicate
   }
 
   void require_reserved(const Vocabulary& vocabulary, const std::string& path,
@@ -791,7 +868,7 @@ class ModelReader {
     check_known_fields(vocabularies, "vocabularies", {"words", "chars"});
     model.words = read_vocabulary(vocabularies, "words", "vocabularies");
     model.chars = read_vocabulary(vocabularies, "chars", "vocabularies");
-    require_reserved(model.words, "vocabularies.words", {"<unk>"});
+    if (deferred_words_ == nullptr) require_reserved(model.words, "vocabularies.words", {"<unk>"});
     require_reserved(model.chars, "vocabularies.chars", {"<pad>", "<unk>", "<w>", "</w>"});
 
     const Json& tag_sets = member(document, "tag_sets", "");
@@ -831,15 +908,22 @@ class ModelReader {
 
   // A learned tokenizer's character model: a whole model document held as a JSON string, read
   // by a reader of its own. It may not hold a learned tokenizer itself, so nesting stops there.
+  // Its document is copied out of the file (unescaped) before it is read, so its length is
+  // checked first: kMaxLearnedTokenizerBytes.
   std::shared_ptr<const Model> read_learned_tokenizer(const Json& section) const {
     // Not read_string: the document's line breaks are JSON whitespace, and every string inside
     // it is checked when it is parsed.
     require_type(section, Json::value_t::string, "learned_tokenizer");
-    const std::string text = restore(section.get_ref<const std::string&>(), true);
-    Model character_model = parse_model(text, source_ + ": learned_tokenizer");
-    if (character_model.tokenizer.character_model) {
-      fail("learned_tokenizer: its model has a learned tokenizer of its own");
+    const std::string& parsed = section.get_ref<const std::string&>();
+    if (const json::CutDocument::Cut* cut = cut_of(parsed);
+        cut != nullptr && cut->raw.size() > kMaxLearnedTokenizerBytes) {
+      fail("learned_tokenizer: its document takes " + std::to_string(cut->raw.size()) +
+           " bytes of the file, more than a learned tokenizer may (" +
+           std::to_string(kMaxLearnedTokenizerBytes) + ")");
     }
+    const std::string text = restore(parsed, true);
+    const std::string name = source_ + ": learned_tokenizer";
+    Model character_model = ModelReader(text, name, Int8WordTable::widen, {}, true).read();
     return std::make_shared<const Model>(std::move(character_model));
   }
 
@@ -908,7 +992,7 @@ class ModelReader {
              " (not part of a model with this config)");
       }
     }
-    if (release_) check_base64_tensors(section, model);
+    if (release_ || has_cut_numbers_) check_tensors(section, model);
     // The word embedding, most of a model's bytes, is decoded on a second thread while the
     // others are decoded on this one. Errors are reported in file order all the same: the word
     // embedding's first. Stored as int8, it is kept so when the caller asked.
@@ -957,7 +1041,9 @@ class ModelReader {
       const QuantizedRows table = read_int8_rows(entry, data, path, expected_shape);
       widen_rows(table, static_cast<float*>(allocate(tensor, false)));
     } else if (const json::CutDocument::Cut* numbers = numbers_cut(data)) {
-      read_cut_numbers(*numbers, path, expected_count, tensor);
+      tensor.data.resize(numbers->count == static_cast<std::size_t>(expected_count) ? numbers->count
+                                                                                    : 0);
+      read_cut_numbers(*numbers, path, expected_count, tensor.data.data());
     } else if (data.is_string()) {
       // The payload's length is checked before the buffer is made: a few bytes may not cost
       // a gigabyte.
@@ -1021,8 +1107,10 @@ class ModelReader {
   // For a big file (release_ set), every base64 tensor is checked before any is made: its
   // values decoded a window at a time into a small buffer, with read_tensor's errors in its
   // order. So a file refused for its last value has not first cost the memory of the others
-  // (a float16 model's floats take 1.5 times its size).
-  void check_base64_tensors(const Json& section, Model& model) const {
+  // (a float16 model's floats take 1.5 times its size). So is every tensor of a file that has
+  // a tensor's array of numbers cut out, whatever the file's size: "0," is 2 bytes of the file
+  // and 4 of floats.
+  void check_tensors(const Json& section, Model& model) const {
     for_each_parameter(
         model.parameters, model.config,
         [&](const std::string& name, Tensor&, const Shape& expected_shape) {
@@ -1030,17 +1118,20 @@ class ModelReader {
           if (found == section.end()) {
             fail("missing tensor '" + name + "' of shape " + to_string(expected_shape));
           }
-          check_base64_values(*found, name, expected_shape);
+          check_values(*found, name, expected_shape);
         });
   }
 
-  void check_base64_values(const Json& entry, const std::string& name,
-                           const Shape& expected_shape) const {
+  void check_values(const Json& entry, const std::string& name, const Shape& expected_shape) const {
     constexpr std::size_t kWindow = std::size_t{64} << 10;  // characters, a multiple of 4
     const std::string path = "tensor '" + name + "'";
     const std::string_view type = checked_dtype(entry, path, expected_shape);
     const std::int64_t count = element_count(expected_shape);
     const Json& data = member(entry, "data", path);
+    if (const json::CutDocument::Cut* numbers = numbers_cut(data); numbers && type != kInt8) {
+      read_cut_numbers(*numbers, path, count, nullptr);
+      return;
+    }
     std::vector<float> scales;  // int8: one a row
     std::int64_t cols = 0;
     std::string scales_storage, storage;  // for payloads written with escapes
@@ -1261,7 +1352,11 @@ class ModelReader {
   const std::string& source_;
   Int8WordTable word_table_;
   json::Release release_;
+  bool is_learned_tokenizer_;
   std::optional<json::CutDocument> cut_;
+  // The vocabulary's words, checked, to be read last (check_deferred_words), or nullptr.
+  const json::CutDocument::Cut* deferred_words_ = nullptr;
+  mutable bool has_cut_numbers_ = false;  // a tensor's data array was cut out
   // In the document tree, estimated, and in long strings restored (kMaxTreeBytes).
   mutable std::size_t kept_bytes_ = 0;
   // State of the checks made while parsing (on_parse_event).

@@ -1,5 +1,9 @@
 #include "io/string_array.hpp"
 
+#include <algorithm>
+#include <cstdint>
+#include <unordered_set>
+
 #include "io/json_text.hpp"
 
 namespace sawtag::json {
@@ -35,8 +39,16 @@ char unescaped(char c) {
   }
 }
 
-// Reads the string whose opening quote is at text[*at]; *at ends after its closing quote.
-bool read_string(std::string_view text, std::size_t* at, std::string& out) {
+// Where a string's characters go when only the array's shape and count matter.
+struct Discard {
+  void append(std::string_view, std::size_t, std::size_t) {}
+  Discard& operator+=(char) { return *this; }
+};
+
+// Reads the string whose opening quote is at text[*at] into `out` (a std::string or Discard);
+// *at ends after its closing quote.
+template <class Out>
+bool read_string(std::string_view text, std::size_t* at, Out& out) {
   std::size_t i = *at + 1;
   while (i < text.size()) {
     const auto c = static_cast<unsigned char>(text[i]);
@@ -69,30 +81,123 @@ std::size_t skip_whitespace(std::string_view text, std::size_t at) {
   return at;
 }
 
+// Reads the array at text[begin]: each string into next() (a std::string& or Discard&), then
+// done() is called, which returns false to stop there (the array is then not read to its end
+// and *end is not set). False for what read_string_array refuses.
+template <class Next, class Done>
+bool read_array(std::string_view text, std::size_t begin, std::size_t* end,
+                const ReleaseText& release, Next&& next, Done&& done) {
+  constexpr std::size_t kReleaseStep = std::size_t{4} << 20;
+  if (begin >= text.size() || text[begin] != '[') return false;
+  std::size_t at = skip_whitespace(text, begin + 1);
+  std::size_t released = begin;
+  if (at < text.size() && text[at] == ']') {
+    *end = at + 1;
+    return true;
+  }
+  while (at < text.size() && text[at] == '"') {
+    if (!read_string(text, &at, next())) return false;
+    if (!done()) return true;
+    if (release && at - released >= kReleaseStep) {
+      release(text.substr(released, at - released));
+      released = at;
+    }
+    at = skip_whitespace(text, at);
+    if (at >= text.size()) return false;
+    if (text[at] == ']') {
+      *end = at + 1;
+      return true;
+    }
+    if (text[at] != ',') return false;
+    at = skip_whitespace(text, at + 1);
+  }
+  return false;
+}
+
+std::uint64_t hash_of(std::string_view text) { return std::hash<std::string_view>{}(text); }
+
 }  // namespace
 
 std::optional<std::vector<std::string>> read_string_array(std::string_view text, std::size_t begin,
-                                                          std::size_t* end) {
-  if (begin >= text.size() || text[begin] != '[') return std::nullopt;
+                                                          std::size_t* end,
+                                                          std::size_t expected_count,
+                                                          const ReleaseText& release) {
   std::vector<std::string> strings;
-  std::size_t at = skip_whitespace(text, begin + 1);
-  if (at < text.size() && text[at] == ']') {
-    *end = at + 1;
-    return strings;
-  }
-  while (at < text.size() && text[at] == '"') {
-    std::string& string = strings.emplace_back();
-    if (!read_string(text, &at, string)) return std::nullopt;
-    at = skip_whitespace(text, at);
-    if (at >= text.size()) return std::nullopt;
-    if (text[at] == ']') {
-      *end = at + 1;
-      return strings;
+  strings.reserve(expected_count);
+  const bool valid = read_array(
+      text, begin, end, release, [&]() -> std::string& { return strings.emplace_back(); },
+      [] { return true; });
+  if (!valid) return std::nullopt;
+  return strings;
+}
+
+std::optional<std::size_t> count_string_array(std::string_view text, std::size_t begin,
+                                              std::size_t* end, const ReleaseText& release) {
+  Discard discard;
+  std::size_t count = 0;
+  const bool valid = read_array(
+      text, begin, end, release, [&]() -> Discard& { return discard; },
+      [&] {
+        ++count;
+        return true;
+      });
+  if (!valid) return std::nullopt;
+  return count;
+}
+
+std::string first_of_string_array(std::string_view text, std::size_t begin) {
+  std::string first;
+  std::size_t end = 0;
+  read_array(
+      text, begin, &end, {}, [&]() -> std::string& { return first; }, [] { return false; });
+  return first;
+}
+
+std::optional<RepeatedString> first_repeated_string(std::string_view text, std::size_t begin,
+                                                    std::size_t count, const ReleaseText& release) {
+  // First pass: the hashes, sorted, give the few hash values that repeat; the second pass
+  // compares the strings that have one of them.
+  std::string string;
+  const auto into_string = [&]() -> std::string& {
+    string.clear();
+    return string;
+  };
+  std::size_t end = 0;
+  std::vector<std::uint64_t> repeated;
+  {
+    std::vector<std::uint64_t> hashes;
+    hashes.reserve(count);
+    read_array(
+        text, begin, &end, release,
+        into_string,
+        [&] {
+          hashes.push_back(hash_of(string));
+          return true;
+        });
+    std::sort(hashes.begin(), hashes.end());
+    for (std::size_t i = 1; i < hashes.size(); ++i) {
+      if (hashes[i] == hashes[i - 1] && (repeated.empty() || repeated.back() != hashes[i])) {
+        repeated.push_back(hashes[i]);
+      }
     }
-    if (text[at] != ',') return std::nullopt;
-    at = skip_whitespace(text, at + 1);
   }
-  return std::nullopt;
+  if (repeated.empty()) return std::nullopt;
+  std::unordered_set<std::string> seen;
+  std::optional<RepeatedString> found;
+  std::size_t index = 0;
+  read_array(
+      text, begin, &end, release,
+      into_string,
+      [&] {
+        if (std::binary_search(repeated.begin(), repeated.end(), hash_of(string)) &&
+            !seen.insert(string).second) {
+          found = RepeatedString{index, string};
+          return false;
+        }
+        ++index;
+        return true;
+      });
+  return found;
 }
 
 }  // namespace sawtag::json
