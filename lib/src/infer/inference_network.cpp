@@ -17,6 +17,7 @@ namespace {
 // The windows' length: the model's trained length, but never so long that one window's
 // position table or attention scores could exhaust memory (a model file may ask for 10^6).
 constexpr int kLongestWindow = 1024;
+static_assert(kLongestWindow <= kMaxAttentionWords, "attention_weights' longest window");
 // Distinct word forms whose input rows are kept (each d_model floats: 1 KB at d_model 256).
 constexpr std::size_t kInputCacheForms = 16384;
 
