@@ -1,13 +1,14 @@
 // Prints how long explaining one sentence takes once the model is loaded (README, "sawtag
 // explain"): the sentence and its n masked copies through the network, then the drops.
-//   sawtag_explain_bench MODEL [WORDS [THREADS [RUNS]]]
+//   sawtag_explain_bench MODEL [WORDS [THREADS [RUNS [WORD]]]]
 // WORDS (default 30) words of an English sentence, cycled, explained by a sawtag::Explainer
-// with THREADS threads (default 1), as `sawtag explain -j THREADS` explains; RUNS runs (default
-// 201) after a warm-up: the median, the quartiles and the fastest, of the wall time and of the
-// process's CPU time (user + sys, all threads); then the same for tagging as many words with
-// Tagger::tag_batch on one thread, for comparison. Also the load average before and after, the
-// multiply-adds an explanation needs and the GFLOP/s they reach per CPU second, to set beside
-// the core's peak (a loop of independent vdpbf16ps: 64 FLOP a cycle on AMD Zen 4).
+// with THREADS threads (default 1), as `sawtag explain -j THREADS` explains (with WORD, counted
+// from 1: that word alone, as `--word WORD`); RUNS runs (default 201) after a warm-up: the
+// median, the quartiles and the fastest, of the wall time and of the process's CPU time (user +
+// sys, all threads); then the same for tagging as many words with Tagger::tag_batch on one
+// thread, for comparison. Also the load average before and after, the multiply-adds an
+// explanation needs and the GFLOP/s they reach per CPU second, to set beside the core's peak
+// (a loop of independent vdpbf16ps: 64 FLOP a cycle on AMD Zen 4).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -86,13 +87,17 @@ struct MultiplyAdds {
   double heads = 0;      // float32
 };
 
-MultiplyAdds multiply_adds(const sawtag::ModelConfig& config, double n) {
+// With one word: the copies' last layer runs past its attention (W_o, the feed-forward layer)
+// and the heads for that word's row alone.
+MultiplyAdds multiply_adds(const sawtag::ModelConfig& config, double n, bool one_word) {
   const double d = config.d_model, ff = config.d_ff, rows = n * (n + 1);
   MultiplyAdds count;
   count.products = 2 * n * 3 * d * d + rows * (d * d + 2 * d * ff) +
                    rows * (config.num_layers - 1) * (3 * d * d + d * d + 2 * d * ff);
   count.attention = rows * config.num_layers * 2 * n * d;
-  count.heads = rows * d * (config.num_upos + config.num_xpos);
+  const double rows_out = one_word ? n + n : rows;  // the sentence's rows, one row a copy
+  if (one_word) count.products -= (rows - rows_out) * (d * d + 2 * d * ff);
+  count.heads = rows_out * d * (config.num_upos + config.num_xpos);
   return count;
 }
 
@@ -100,7 +105,7 @@ MultiplyAdds multiply_adds(const sawtag::ModelConfig& config, double n) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: sawtag_explain_bench MODEL [WORDS [THREADS [RUNS]]]\n");
+    std::fprintf(stderr, "usage: sawtag_explain_bench MODEL [WORDS [THREADS [RUNS [WORD]]]]\n");
     return 2;
   }
   try {
@@ -108,6 +113,7 @@ int main(int argc, char** argv) {
     sawtag::ExplainOptions options;
     options.threads = argc > 3 ? std::max(1, std::atoi(argv[3])) : 1;
     const int runs = argc > 4 ? std::max(1, std::atoi(argv[4])) : 201;
+    options.word = argc > 5 ? std::atoi(argv[5]) - 1 : -1;
     const char* text[] = {"The",     "committee", "said",   "on",     "Tuesday", "that",
                           "it",      "would",     "review", "the",    "plan",    "again",
                           "before",  "the",       "vote",   ",",      "but",     "several",
@@ -127,14 +133,15 @@ int main(int argc, char** argv) {
     std::printf("load average after: %s\n", load_average().c_str());
     char title[200];
     std::snprintf(title, sizeof title,
-                  "explain, %d words (the sentence and %d masked copies), %d thread%s, %d runs:",
-                  num_words, num_words, options.threads, options.threads == 1 ? "" : "s", runs);
+                  "explain%s, %d words (the sentence and %d masked copies), %d thread%s, %d runs:",
+                  options.word < 0 ? "" : " --word", num_words, num_words, options.threads,
+                  options.threads == 1 ? "" : "s", runs);
     print(title, explain);
     std::snprintf(title, sizeof title,
                   "tag_batch of the same %d words, 1 thread, %d runs:", num_words * (num_words + 1),
                   runs);
     print(title, tag);
-    const MultiplyAdds count = multiply_adds(model->config, num_words);
+    const MultiplyAdds count = multiply_adds(model->config, num_words, options.word >= 0);
     const double flops = 2 * (count.products + count.attention + count.heads);
     std::printf(
         "FLOP per explanation: %.3f G (layer products %.3f G, attention %.3f G, heads %.3f G); "
