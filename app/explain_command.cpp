@@ -87,6 +87,7 @@ void run_explain_command(const ExplainCommandOptions& options) {
   if (options.format == "json") writer = std::make_unique<ExplanationWriter>(output.stream(), view);
   ExplainOptions explain_options;
   explain_options.threads = options.threads;
+  explain_options.word = options.word - 1;  // -1: every word
   Explainer explainer(tagger, explain_options);
   for (std::size_t s = 0; s < sentences.size(); ++s) {
     std::vector<std::string> forms;

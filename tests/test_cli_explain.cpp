@@ -97,6 +97,27 @@ TEST_CASE_METHOD(CliFixture, "explain: --tags both, --word, -o and the terminal 
   CHECK(words[0].contains("xpos_prob"));
   CHECK(words[0]["influence"][0].contains("xpos_when_masked"));
 
+  // --word N: the same word object as when every word is explained (the one-word path).
+  const RunResult every = run_sawtag({"explain", "-m", model, "-f", "json", "--tags", "both",
+                                      "I saw a saw. The dog saw it in the yard."});
+  REQUIRE(every.exit_code == 0);
+  const auto all_sentences = nlohmann::json::parse(every.out)["sentences"];
+  for (const char* word : {"1", "4"}) {
+    for (const char* threads : {"1", "2"}) {
+      INFO("--word " << word << " -j " << threads);
+      const RunResult one =
+          run_sawtag({"explain", "-m", model, "-f", "json", "--tags", "both", "--word", word, "-j",
+                      threads, "I saw a saw. The dog saw it in the yard."});
+      REQUIRE(one.exit_code == 0);
+      const auto sentences = nlohmann::json::parse(one.out)["sentences"];
+      REQUIRE(sentences.size() == 2);
+      for (std::size_t s = 0; s < 2; ++s) {
+        REQUIRE(sentences[s]["words"].size() == 1);
+        CHECK(sentences[s]["words"][0] == all_sentences[s]["words"][std::stoul(word) - 1]);
+      }
+    }
+  }
+
   const std::string path = dir.file("explained.txt");
   const RunResult view =
       run_sawtag({"explain", "-m", model, "--word", "2", "-o", path, "I saw a saw"});

@@ -27,12 +27,15 @@ float probability_of(const std::vector<sawtag::TagCandidate>& candidates, const 
 }
 
 // Each word of `words` masked in turn and tagged alone with Tagger::tag: the drops and tags
-// must be exactly those of explain_tags, on `threads` threads.
+// must be exactly those of explain_tags, on `threads` threads; with `word` >= 0, for that word
+// alone (the others' occlusions empty).
 void check_against_masked_tagging(const sawtag::Tagger& tagger,
-                                  const std::vector<std::string>& words, int threads = 1) {
-  INFO(threads << " threads");
+                                  const std::vector<std::string>& words, int threads = 1,
+                                  int word = -1) {
+  INFO(threads << " threads, word " << word);
   sawtag::ExplainOptions options;
   options.threads = threads;
+  options.word = word;
   const sawtag::SentenceExplanation explanation = sawtag::explain_tags(tagger, words, options);
   const auto n = static_cast<int>(words.size());
   REQUIRE(explanation.num_words == n);
@@ -54,6 +57,11 @@ void check_against_masked_tagging(const sawtag::Tagger& tagger,
       INFO("word " << i << ", masked " << j);
       const sawtag::WordTags& original = plain.words[i];
       const sawtag::Occlusion& occlusion = explanation.at(i, j);
+      if (word >= 0 && i != word) {
+        CHECK(occlusion.upos_drop == 0.0f);
+        CHECK(occlusion.upos_when_masked.empty());
+        continue;
+      }
       CHECK(occlusion.upos_drop ==
             original.upos_probability - probability_of(result.words[i].upos_top, original.upos));
       CHECK(occlusion.xpos_drop ==
@@ -97,6 +105,48 @@ TEST_CASE("explain: a sentence of over 64 words (several batches, Eigen's attent
   for (int i = 0; i < 70; ++i) words.emplace_back(forms[(i * 7) % 10]);
   check_against_masked_tagging(tagger, words);
   check_against_masked_tagging(tagger, words, 2);
+}
+
+TEST_CASE("explain: one word alone has the drops of the whole explanation", "[explain]") {
+  const sawtag::Tagger tagger(std::make_shared<const sawtag::Model>(make_random_model()));
+  const std::vector<std::string> words{"The", "dog", "saw", "a", "saw", "in", "the", "yard", "."};
+  for (const int word : {0, 4, 8}) {
+    check_against_masked_tagging(tagger, words, 1, word);
+    check_against_masked_tagging(tagger, words, 3, word);
+  }
+  check_against_masked_tagging(tagger, {"saw"}, 1, 0);
+  // A one-layer model: the first layer is the last one.
+  sawtag::ModelConfig config = tiny_config();
+  config.num_layers = 1;
+  const sawtag::Tagger one_layer(std::make_shared<const sawtag::Model>(make_random_model(config)));
+  check_against_masked_tagging(one_layer, words, 2, 3);
+  // 70 words: several network calls of several batches each.
+  config = tiny_config();
+  config.max_sequence_length = 80;
+  const sawtag::Tagger long_window(
+      std::make_shared<const sawtag::Model>(make_random_model(config)));
+  std::vector<std::string> many;
+  const char* const forms[] = {"the", "dog", "saw", "a", "saw", "and", "I", "see", "it", ","};
+  for (int i = 0; i < 70; ++i) many.emplace_back(forms[(i * 7) % 10]);
+  check_against_masked_tagging(long_window, many, 1, 69);
+  check_against_masked_tagging(long_window, many, 2, 31);
+  // The same floats as explaining every word.
+  const sawtag::SentenceExplanation all = sawtag::explain_tags(tagger, words);
+  sawtag::ExplainOptions options;
+  options.word = 4;
+  const sawtag::SentenceExplanation one = sawtag::explain_tags(tagger, words, options);
+  for (int j = 0; j < 9; ++j) {
+    CHECK(one.at(4, j).upos_drop == all.at(4, j).upos_drop);
+    CHECK(one.at(4, j).xpos_drop == all.at(4, j).xpos_drop);
+    CHECK(one.at(4, j).xpos_when_masked == all.at(4, j).xpos_when_masked);
+  }
+  // A sentence without that word.
+  options.word = 9;
+  CHECK_THROWS_WITH(sawtag::explain_tags(tagger, words, options),
+                    "explain: word 10 of a sentence of 9 words");
+  sawtag::Explainer explainer(tagger, options);
+  CHECK_THROWS_AS(explainer.explain({"saw"}), sawtag::InputError);
+  CHECK(explainer.explain(std::vector<std::string>(10, "saw")).tags.words.size() == 10);
 }
 
 TEST_CASE("explain: an Explainer keeps its threads and gives what explain_tags gives",

@@ -64,6 +64,7 @@ struct Share {
   const std::vector<std::string>* words = nullptr;
   int first_window = 0;
   int last_window = 0;
+  int word = -1;  // ExplainOptions::word
 };
 
 SentenceTags tag_sentence(const Share& share) {
@@ -109,13 +110,18 @@ void run_share(const Share& share, std::promise<SentenceTags>* sentence_promise,
     copies.first = first;
     copies.last = std::min(last_copy, first + copies_per_call);
     copies.with_sentence = false;
+    copies.only_word = share.word;
     TaggerInternals::network(*share.tagger).forward_masked(*share.words, copies, logits);
     const SentenceTags& original = sentence_tags.get();  // waits for the sentence's tags
+    // Logit rows per copy: every word's, or share.word's alone.
+    const int rows = share.word < 0 ? n : 1;
+    const int first_word = share.word < 0 ? 0 : share.word;
     for (int j = copies.first; j < copies.last; ++j) {
-      for (int i = 0; i < n; ++i) {
+      for (int i = first_word; i < first_word + rows; ++i) {
         const auto word = static_cast<std::size_t>(i);
-        row.compute(model, logits.data() +
-                               (static_cast<std::size_t>(j - copies.first) * n + word) * columns);
+        const std::size_t logit_row = static_cast<std::size_t>(j - copies.first) * rows +
+                                      static_cast<std::size_t>(i - first_word);
+        row.compute(model, logits.data() + logit_row * columns);
         const WordTags& tags = original.result.words[word];
         Occlusion& occlusion = explanation.occlusions[word * n + static_cast<std::size_t>(j)];
         occlusion.upos_drop = tags.upos_probability -
@@ -133,6 +139,7 @@ void run_share(const Share& share, std::promise<SentenceTags>* sentence_promise,
 
 Explainer::Explainer(const Tagger& tagger, const ExplainOptions& options)
     : tagger_(tagger),
+      word_(options.word),
       helpers_(std::make_unique<HelperThreads>(std::max(1, options.threads) - 1)) {}
 
 Explainer::~Explainer() = default;
@@ -143,6 +150,10 @@ SentenceExplanation Explainer::explain(const std::vector<std::string>& words) {
     throw InputError("explain: a sentence of " + std::to_string(n) +
                      " words is longer than the model's window of " +
                      std::to_string(tagger_.max_window()) + " words; explain it in shorter parts");
+  }
+  if (word_ >= n) {
+    throw InputError("explain: word " + std::to_string(word_ + 1) + " of a sentence of " +
+                     std::to_string(n) + (n == 1 ? " word" : " words"));
   }
   SentenceExplanation explanation;
   explanation.num_words = n;
@@ -161,7 +172,7 @@ SentenceExplanation Explainer::explain(const std::vector<std::string>& words) {
   const auto job = [&](int t) {
     if (t >= threads) return;
     const Share share{&tagger_, &words, static_cast<int>(std::int64_t{windows} * t / threads),
-                      static_cast<int>(std::int64_t{windows} * (t + 1) / threads)};
+                      static_cast<int>(std::int64_t{windows} * (t + 1) / threads), word_};
     try {
       run_share(share, t == 0 ? &sentence_promise : nullptr, sentence_tags, explanation);
     } catch (...) {

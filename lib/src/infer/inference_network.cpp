@@ -17,6 +17,7 @@ namespace {
 // The windows' length: the model's trained length, but never so long that one window's
 // position table or attention scores could exhaust memory (a model file may ask for 10^6).
 constexpr int kLongestWindow = 1024;
+static_assert(kLongestWindow <= kMaxAttentionWords, "attention_weights' longest window");
 // Distinct word forms whose input rows are kept (each d_model floats: 1 KB at d_model 256).
 constexpr std::size_t kInputCacheForms = 16384;
 
@@ -229,6 +230,10 @@ void InferenceNetwork::forward_masked(const std::vector<std::string>& words,
   if (copies.first < 0 || copies.last > n || masked < 0) {
     throw Error("InferenceNetwork: masked words out of range");
   }
+  const bool one_word = copies.only_word >= 0;
+  if (copies.only_word >= n || (one_word && copies.with_sentence)) {
+    throw Error("InferenceNetwork: only_word out of range, or with the sentence");
+  }
   const int shared_rows = n + masked;
   const auto shared_size = [shared_rows](int width) {
     return static_cast<std::size_t>(shared_rows) * width;
@@ -257,7 +262,8 @@ void InferenceNetwork::forward_masked(const std::vector<std::string>& words,
   const int total = (copies.with_sentence ? 1 : 0) + masked;
   const int per_batch = std::max(1, copies.batch_words / n);
   const int columns = num_logits();
-  logits.resize(static_cast<std::size_t>(total) * n * columns);
+  const int rows_out = one_word ? 1 : n;  // logit rows per window
+  logits.resize(static_cast<std::size_t>(total) * rows_out * columns);
   std::vector<Window> windows;
   for (int first = 0; first < total; first += per_batch) {
     const int count = std::min(per_batch, total - first);
@@ -281,29 +287,48 @@ void InferenceNetwork::forward_masked(const std::vector<std::string>& words,
                     qkv_stride, work.projected.data() + to * qkv_stride);
       }
     }
-    finish_layer(first_layer, 0, windows, rows, work);
-    for (std::size_t l = 1; l < layers_.size(); ++l) {
-      run_layer(layers_[l], static_cast<int>(l), windows, rows, work);
+    const auto last = static_cast<int>(layers_.size()) - 1;
+    int kept = rows;  // rows that go on
+    for (int l = 0; l <= last; ++l) {
+      const Layer& layer = layers_[static_cast<std::size_t>(l)];
+      if (l > 0) project(layer, rows, work);
+      int first_row = 0;
+      for (const Window& window : windows) {
+        attend(layer, l, window, first_row, work);
+        first_row += window.count;
+      }
+      if (l == last && one_word) {
+        // Row only_word of window w moves to row w (w <= w n + only_word: no row is
+        // overwritten before it is moved); the other rows' results would not be used.
+        kept = count;
+        for (int w = 0; w < count; ++w) {
+          const std::size_t from = static_cast<std::size_t>(w) * n + copies.only_word;
+          std::copy_n(work.x.data() + from * width_, width_,
+                      work.x.data() + static_cast<std::size_t>(w) * width_);
+          std::copy_n(work.heads.data() + from * width_, width_,
+                      work.heads.data() + static_cast<std::size_t>(w) * width_);
+        }
+      }
+      after_attention(layer, kept, work);
     }
-    write_logits(rows, work, logits.data() + static_cast<std::size_t>(first) * n * columns);
+    write_logits(kept, work, logits.data() + static_cast<std::size_t>(first) * rows_out * columns);
   }
+}
+
+void InferenceNetwork::project(const Layer& layer, int rows, Workspace& work) const {
+  const ModelConfig& config = model_.config;
+  layer_norm(kernels_, *layer.attention_norm, config.layer_norm_epsilon, work.x.data(), rows,
+             config.d_model, width_, work.normed.data());
+  const std::size_t size = static_cast<std::size_t>(rows) * layer.query_key_value.stride();
+  work.projected.resize(std::max(work.projected.size(), size));
+  layer.query_key_value.apply(work.normed.data(), width_, rows, work.projected.data());
 }
 
 // x += attention(LN_1(x)); x += FFN(LN_2(x)), for all rows of the batch at once.
 void InferenceNetwork::run_layer(const Layer& layer, int layer_index,
                                  const std::vector<Window>& windows, int rows,
                                  Workspace& work) const {
-  const ModelConfig& config = model_.config;
-  const int d = config.d_model;
-  const auto size = [rows](int width) { return static_cast<std::size_t>(rows) * width; };
-  const auto grow = [&size](TensorData& buffer, int width) {
-    buffer.resize(std::max(buffer.size(), size(width)));
-  };
-
-  layer_norm(kernels_, *layer.attention_norm, config.layer_norm_epsilon, work.x.data(), rows, d,
-             width_, work.normed.data());
-  grow(work.projected, layer.query_key_value.stride());
-  layer.query_key_value.apply(work.normed.data(), width_, rows, work.projected.data());
+  project(layer, rows, work);
   finish_layer(layer, layer_index, windows, rows, work);
 }
 
@@ -311,17 +336,21 @@ void InferenceNetwork::run_layer(const Layer& layer, int layer_index,
 void InferenceNetwork::finish_layer(const Layer& layer, int layer_index,
                                     const std::vector<Window>& windows, int rows,
                                     Workspace& work) const {
+  int first_row = 0;
+  for (const Window& window : windows) {
+    attend(layer, layer_index, window, first_row, work);
+    first_row += window.count;
+  }
+  after_attention(layer, rows, work);
+}
+
+void InferenceNetwork::after_attention(const Layer& layer, int rows, Workspace& work) const {
   const ModelConfig& config = model_.config;
   const int d = config.d_model;
   const auto size = [rows](int width) { return static_cast<std::size_t>(rows) * width; };
   const auto grow = [&size](TensorData& buffer, int width) {
     buffer.resize(std::max(buffer.size(), size(width)));
   };
-  int first_row = 0;
-  for (const Window& window : windows) {
-    attend(layer, layer_index, window, first_row, work);
-    first_row += window.count;
-  }
   // The heads' outputs are read before `projected` is reused for W_o.
   grow(work.projected, layer.attention_output.stride());
   layer.attention_output.apply(work.heads.data(), width_, rows, work.projected.data());

@@ -34,6 +34,10 @@ struct MaskedCopies {
   int last = 0;
   bool with_sentence = true;  // also the sentence as it is, before the copies
   int batch_words = 256;      // rows run through the layers at a time (as TagOptions's)
+  // When >= 0 (and with_sentence is false): the logits of this word of each copy only. Every
+  // row still runs through all layers but the last, whose attention output, feed-forward,
+  // final norm and heads run for this word's row alone (the others' would be thrown away).
+  int only_word = -1;
 };
 
 class InferenceNetwork {
@@ -55,8 +59,8 @@ class InferenceNetwork {
 
   // What forward() gives for the windows [words (when copies.with_sentence), copy first, ...,
   // copy last - 1], each the whole of `words` (at most max_window() words): the same logits,
-  // bit for bit, with the first layer's norm and Q/K/V product shared by the copies.
-  // Thread-safe.
+  // bit for bit, with the first layer's norm and Q/K/V product shared by the copies; with
+  // copies.only_word, one row of logits per copy (that word's). Thread-safe.
   void forward_masked(const std::vector<std::string>& words, const MaskedCopies& copies,
                       std::vector<float>& logits) const;
 
@@ -68,6 +72,8 @@ class InferenceNetwork {
   void input_features(std::string_view form, float* out) const;
   // Row r of work.x = the input row of word r (cached, or computed for all misses at once).
   void input_rows(const std::vector<Window>& windows, Workspace& work) const;
+  // work.projected = LN_1(x) [W_q W_k W_v] for the first `rows` rows of work.x.
+  void project(const Layer& layer, int rows, Workspace& work) const;
   void run_layer(const Layer& layer, int layer_index, const std::vector<Window>& windows, int rows,
                  Workspace& work) const;
   // Final norm and heads of work.x's rows -> logits, rows of num_logits() floats.
@@ -75,6 +81,9 @@ class InferenceNetwork {
   // The rest of run_layer, once work.projected holds the rows' queries, keys and values.
   void finish_layer(const Layer& layer, int layer_index, const std::vector<Window>& windows,
                     int rows, Workspace& work) const;
+  // finish_layer's second half, once work.heads holds the heads' outputs of `rows` rows:
+  // x += attention output; x += FFN(LN_2(x)).
+  void after_attention(const Layer& layer, int rows, Workspace& work) const;
   void attend(const Layer& layer, int layer_index, const Window& window, int first_row,
               Workspace& work) const;
 

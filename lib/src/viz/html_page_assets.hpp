@@ -286,8 +286,10 @@ inline constexpr const char* kPageScript = R"js(
     show();
   }
 
-  // "+0.610", "−0.004": a drop of a tag's probability when a word is masked.
+  // "+0.610", "−0.004", "0.000" (no sign when it rounds to 0, as in the terminal view): a drop
+  // of a tag's probability when a word is masked.
   function signedDrop(value) {
+    if (Math.abs(value) < 0.0005) return "0.000";
     return (value < 0 ? "\u2212" : "+") + Math.abs(value).toFixed(3);
   }
 

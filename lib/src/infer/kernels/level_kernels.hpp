@@ -40,6 +40,9 @@ struct LayerNormCall {
   float epsilon = 0.0f;
 };
 
+// The longest window attention_weights takes (InferenceNetwork caps windows at this length).
+constexpr int kMaxAttentionWords = 1024;
+
 // One head's attention weights, in place: scores [n, padded] (row i at scores + i * padded)
 // -> softmax(scale * scores + relative bias) over the first n columns of each row; columns
 // from n to padded become 0. bias: [2 reach + 1], bias[clamp(j - i, -reach, reach) + reach]
