@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 
 #include <spdlog/spdlog.h>
@@ -13,6 +12,7 @@
 #include "progress_bar.hpp"
 #include "training_heap.hpp"
 #include "sawtag/pretraining.hpp"
+#include "sawtag/training.hpp"
 
 namespace sawtag::cli {
 namespace {
@@ -82,18 +82,6 @@ void run_pretrain(PretrainArguments& arguments, const std::string& command_line)
 }
 
 }  // namespace
-
-std::string recorded_command_line(const std::vector<std::string>& arguments_of_run) {
-  std::string command_line;
-  for (std::size_t i = 0; i < arguments_of_run.size(); ++i) {
-    std::string argument = arguments_of_run[i];
-    if (argument.find('/') != std::string::npos && argument.rfind("-", 0) != 0) {
-      argument = std::filesystem::path(argument).filename().string();
-    }
-    command_line += (command_line.empty() ? "" : " ") + argument;
-  }
-  return command_line;
-}
 
 void add_pretrain_command(CLI::App& app, const std::vector<std::string>& arguments_of_run) {
   auto arguments = std::make_shared<PretrainArguments>();

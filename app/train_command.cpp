@@ -13,7 +13,6 @@
 #include "progress_bar.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/model.hpp"
-#include "pretrain_command.hpp"
 #include "training_heap.hpp"
 #include "sawtag/training.hpp"
 #include "train_tokenizer_command.hpp"

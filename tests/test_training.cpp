@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -377,6 +378,28 @@ TEST_CASE("Training refuses a missing or empty silver file", "[training][silver]
 
 TEST_CASE("Training refuses an empty treebank", "[training]") {
   CHECK_THROWS_WITH(train_model({}, {}, tiny_options()), Catch::Contains("no sentences"));
+}
+
+}  // namespace sawtag
+
+namespace sawtag {
+
+TEST_CASE("the recorded command line keeps file names only, and quotes what a shell would split",
+          "[training]") {
+  const std::string vectors = temporary_path("vectors.vec");
+  std::ofstream(vectors) << "1 1\nx 0.5\n";
+  const std::string directory = std::filesystem::path(vectors).parent_path().string();
+  const std::string output = directory + "/not-written-yet.json";
+  const std::string recorded = recorded_command_line(
+      {"sawtag", "train", "--pretrained-embeddings", vectors, "-o", output, "--self-test",
+       "I/PRON saw/VERB a/DET saw/NOUN", "--self-test", "dogs/NOUN", "--lr", "1e-3"});
+  CHECK(recorded == "sawtag train --pretrained-embeddings " +
+                        std::filesystem::path(vectors).filename().string() +
+                        " -o not-written-yet.json --self-test 'I/PRON saw/VERB a/DET saw/NOUN' "
+                        "--self-test dogs/NOUN --lr 1e-3");
+  CHECK(recorded.find(directory) == std::string::npos);
+  CHECK(recorded_command_line({"it's", ""}) == "'it'\\''s' ''");
+  std::remove(vectors.c_str());
 }
 
 }  // namespace sawtag

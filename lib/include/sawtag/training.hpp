@@ -110,6 +110,12 @@ struct TrainObserver {
 Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence>& dev,
                   const TrainOptions& options, const TrainObserver& observer = {});
 
+// The command line as a training record keeps it: an argument that is a path (the file or its
+// directory exists) keeps its file name only ("/work/vectors/wiki.vec" -> "wiki.vec"), so the
+// record names no directory of the machine that made it; an argument with a space or another
+// character a shell would read is single-quoted (--self-test 'I/PRON saw/VERB').
+std::string recorded_command_line(const std::vector<std::string>& arguments_of_run);
+
 // Model with vocabularies and tag sets built from `train` and freshly initialised weights.
 Model initial_model(const std::vector<Sentence>& train, const TrainOptions& options);
 
