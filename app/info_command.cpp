@@ -53,7 +53,9 @@ void write_architecture(std::ostream& out, const ModelConfig& config) {
   for (int width : config.char_widths) widths.push_back(std::to_string(width));
   out << "  word_dim " << config.word_dim << ", char_dim " << config.char_dim << ", char_widths "
       << join(widths, ",") << " x " << config.char_filters << " filters, max_word_chars "
-      << config.max_word_chars << ", shape_dim " << config.shape_dim << "\n";
+      << config.max_word_chars << ", shape_dim " << config.shape_dim;
+  if (config.edge_char_dim > 0) out << ", edge_char_dim " << config.edge_char_dim;
+  out << "\n";
   out << "  max_sequence_length " << config.max_sequence_length << ", layer_norm_epsilon "
       << config.layer_norm_epsilon << "\n";
 }

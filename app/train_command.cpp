@@ -181,6 +181,10 @@ void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_
       ->capture_default_str()->delimiter(',');
   size("--char-filters", config.char_filters, "Filters per character convolution width");
   size("--shape-dim", config.shape_dim, "Word-shape embedding size");
+  command->add_option("--edge-char-dim", config.edge_char_dim,
+                      "Size of the embeddings of each word's first and last characters "
+                      "(0 = none)")
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
   size("--d-model", config.d_model, "Encoder width");
   size("--heads", config.num_heads, "Attention heads");
   size("--layers", config.num_layers, "Encoder layers");

@@ -94,6 +94,27 @@ TEST_CASE("short words are padded to the widest convolution", "[features]") {
                          kPaddingChar});
 }
 
+TEST_CASE("edge characters: a word's first and last, padding and cuts aside", "[features]") {
+  Model model = testing::make_random_model();
+  model.config.char_widths = {2, 5};  // "a" is padded to 5 ids
+  const auto id = [&](const char* c) { return model.chars.find(c); };
+  const auto edges = [&](const char* word) {
+    const EdgeChars e = edge_chars(word_features(model, word));
+    return std::vector<int>{e.first, e.last};
+  };
+  CHECK(edges("Saw") == std::vector<int>{id("S"), id("w")});
+  CHECK(edges("a") == std::vector<int>{id("a"), id("a")});
+  CHECK(edges("éQ") == std::vector<int>{kUnknownChar, kUnknownChar});
+  // Cut to "inte" + "tion" (max_word_chars 8): the edges are the whole word's.
+  CHECK(edges("internationalization") == std::vector<int>{id("i"), id("n")});
+  CHECK(edges("") == std::vector<int>{kWordEndChar, kWordStartChar});
+  // Ids that word_features cannot give (no </w>) read as the empty word's.
+  WordFeatures odd;
+  odd.char_ids = {kWordStartChar, id("a")};
+  CHECK(edge_chars(odd).first == kWordEndChar);
+  CHECK(edge_chars(odd).last == kWordStartChar);
+}
+
 TEST_CASE("invalid UTF-8 does not crash and becomes unknown characters", "[features]") {
   const Model model = testing::make_random_model();
   const WordFeatures features = word_features(model, "a\xFF" "b");

@@ -211,22 +211,37 @@ TEST_CASE("feed-forward backward with GELU", "[gradients]") {
   check_matrix("x", x, d_x, loss);
 }
 
-TEST_CASE("embedding backward: word, char CNN, shape, projection", "[gradients]") {
-  std::mt19937_64 random(15);
-  Model model = testing::make_random_model();
+// The embedding of `forms` under the loss sum(weights * x), weights random from `seed`: the
+// loss as a function of model's current weights, and its analytic gradient.
+struct EmbeddingLoss {
+  std::function<double()> loss;
+  Parameters gradients;
+};
+EmbeddingLoss embedding_loss(const Model& model, const std::vector<std::string>& forms,
+                             std::uint64_t seed) {
+  std::mt19937_64 random(seed);
   std::vector<WordFeatures> words;
-  for (const char* word : {"I", "saw", "Seattle", "a", "dog", "!"}) {
-    words.push_back(word_features(model, word));
-  }
-  EncoderParameters& encoder = model.parameters.encoder;
-  const Matrix weights = random_matrix(6, model.config.d_model, random);
-  const auto loss = [&] {
-    return weighted_sum(nn::embedding_forward(encoder, model.config, words, nullptr), weights);
+  for (const std::string& form : forms) words.push_back(word_features(model, form));
+  const Matrix weights =
+      random_matrix(static_cast<Eigen::Index>(words.size()), model.config.d_model, random);
+  EmbeddingLoss result;
+  result.loss = [&model, words, weights] {
+    return weighted_sum(
+        nn::embedding_forward(model.parameters.encoder, model.config, words, nullptr), weights);
   };
   nn::EmbeddingCache cache;
-  nn::embedding_forward(encoder, model.config, words, &cache);
-  Parameters gradients = zero_parameters(model.config);
-  nn::embedding_backward(encoder, model.config, cache, weights, gradients.encoder);
+  nn::embedding_forward(model.parameters.encoder, model.config, words, &cache);
+  result.gradients = zero_parameters(model.config);
+  nn::embedding_backward(model.parameters.encoder, model.config, cache, weights,
+                         result.gradients.encoder);
+  return result;
+}
+
+TEST_CASE("embedding backward: word, char CNN, shape, projection", "[gradients]") {
+  Model model = testing::make_random_model();
+  EncoderParameters& encoder = model.parameters.encoder;
+  const auto [loss, gradients] =
+      embedding_loss(model, {"I", "saw", "Seattle", "a", "dog", "!"}, 15);
   check_tensor("word_embedding", encoder.word_embedding, gradients.encoder.word_embedding, loss, 24);
   check_tensor("char_embedding", encoder.char_embedding, gradients.encoder.char_embedding, loss, 40);
   for (std::size_t c = 0; c < encoder.char_convolutions.size(); ++c) {
@@ -245,6 +260,42 @@ TEST_CASE("embedding backward: word, char CNN, shape, projection", "[gradients]"
   for (int c = 0; c < model.config.word_dim; ++c) {
     CHECK(gradients.encoder.word_embedding.data[static_cast<std::size_t>(unused_word * model.config.word_dim + c)] == 0.0f);
   }
+}
+
+TEST_CASE("embedding backward: first- and last-character embeddings", "[gradients]") {
+  ModelConfig config = testing::tiny_config();
+  config.edge_char_dim = 2;
+  Model model = testing::make_random_model(config, 3);
+  EncoderParameters& encoder = model.parameters.encoder;
+  // "saw" and "was" share their characters but not their edges; "a" is both edges; "" is the
+  // masked word.
+  const auto [loss, gradients] =
+      embedding_loss(model, {"saw", "was", "a", "", "internationalization"}, 16);
+  check_tensor("first_char_embedding", encoder.first_char_embedding,
+               gradients.encoder.first_char_embedding, loss, 24);
+  check_tensor("last_char_embedding", encoder.last_char_embedding,
+               gradients.encoder.last_char_embedding, loss, 24);
+  check_tensor("input_projection.weight", encoder.input_projection.weight,
+               gradients.encoder.input_projection.weight, loss, 30);
+  // Only the rows of the words' edges get gradient: 'w' ends "saw" but starts none.
+  const auto row_touched = [&](const Tensor& gradient, int row) {
+    for (int c = 0; c < config.edge_char_dim; ++c) {
+      if (gradient.data[static_cast<std::size_t>(row * config.edge_char_dim + c)] != 0.0f) {
+        return true;
+      }
+    }
+    return false;
+  };
+  const int w = model.chars.find("w");
+  const int s = model.chars.find("s");
+  CHECK(row_touched(gradients.encoder.first_char_embedding, w));  // "was"
+  CHECK(row_touched(gradients.encoder.last_char_embedding, w));   // "saw"
+  CHECK(row_touched(gradients.encoder.first_char_embedding, s));  // "saw"
+  CHECK(row_touched(gradients.encoder.last_char_embedding, s));   // "was"
+  CHECK_FALSE(row_touched(gradients.encoder.first_char_embedding, model.chars.find("z")));
+  CHECK_FALSE(row_touched(gradients.encoder.last_char_embedding, model.chars.find("i")));
+  CHECK(row_touched(gradients.encoder.first_char_embedding, model.chars.find("i")));
+  CHECK(row_touched(gradients.encoder.last_char_embedding, model.chars.find("n")));
 }
 
 TEST_CASE("tagging loss: value and gradient, label smoothing, ignored targets", "[gradients]") {
@@ -293,8 +344,11 @@ double cross_entropy(const Matrix& logits, const std::vector<int>& targets, doub
 // The whole model's loss (UPOS + XPOS cross-entropy with label smoothing) against every tensor,
 // for one sentence or for a batch of sentences stacked in one matrix (each with its own
 // dropout generator).
-void check_whole_model(float dropout_rate, const std::vector<std::vector<std::string>>& sentences) {
-  Model model = testing::make_random_model(testing::tiny_config(), 5);
+void check_whole_model(float dropout_rate, const std::vector<std::vector<std::string>>& sentences,
+                       int edge_char_dim = 0) {
+  ModelConfig config = testing::tiny_config();
+  config.edge_char_dim = edge_char_dim;
+  Model model = testing::make_random_model(config, 5);
   std::vector<WordFeatures> words;
   std::vector<int> lengths;
   for (const auto& sentence : sentences) {
@@ -354,7 +408,8 @@ void check_whole_model(float dropout_rate, const std::vector<std::vector<std::st
     check_tensor(pair.name, *pair.value, *pair.gradient, loss, 8);
     ++checked;
   }
-  CHECK(checked == 2 + 2 * 2 + 1 + 2 + 2 * (2 + 8 + 1 + 2 + 4) + 2 + 4);
+  CHECK(checked == 2 + 2 * 2 + 1 + (edge_char_dim > 0 ? 2 : 0) + 2 + 2 * (2 + 8 + 1 + 2 + 4) +
+                       2 + 4);
 }
 
 const std::vector<std::string> kOneSentence = {"I", "saw", "a", "Dog", "do", "n't", "!"};
@@ -370,6 +425,11 @@ TEST_CASE("whole-model loss with dropout masks held fixed", "[gradients]") {
 
 TEST_CASE("whole-model loss of a batch of three sentences, with dropout", "[gradients]") {
   check_whole_model(0.3f, {kOneSentence, {"Seattle"}, {"Can", "you", "can", "a", "can", "?"}});
+}
+
+TEST_CASE("whole-model loss with first- and last-character embeddings, with dropout",
+          "[gradients]") {
+  check_whole_model(0.3f, {kOneSentence, {"Can", "you", "can", "a", "can", "?"}}, 3);
 }
 
 TEST_CASE("backward accumulates into the gradients", "[gradients]") {

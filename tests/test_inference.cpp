@@ -115,12 +115,18 @@ TEST_CASE("packed linear equals x W + b, row by row, for any number of rows", "[
 
 TEST_CASE("the batched network gives the training forward pass's logits, at every CPU level",
           "[infer]") {
-  const Model model = testing::make_random_model();
-  for (const infer::CpuLevel level : infer::supported_cpu_levels()) {
-    INFO("level " << infer::cpu_level_name(level));
-    const infer::Kernels kernels = infer::kernels_for(level);
-    const infer::InferenceNetwork network(model, infer::Precision::float32, kernels);
-    check_against_training(model, network, 1e-4);
+  // The second model has first- and last-character embeddings too.
+  ModelConfig with_edges = testing::tiny_config();
+  with_edges.edge_char_dim = 3;
+  for (const Model& model :
+       {testing::make_random_model(), testing::make_random_model(with_edges, 4)}) {
+    INFO("edge_char_dim " << model.config.edge_char_dim);
+    for (const infer::CpuLevel level : infer::supported_cpu_levels()) {
+      INFO("level " << infer::cpu_level_name(level));
+      const infer::Kernels kernels = infer::kernels_for(level);
+      const infer::InferenceNetwork network(model, infer::Precision::float32, kernels);
+      check_against_training(model, network, 1e-4);
+    }
   }
 }
 

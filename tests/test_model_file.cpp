@@ -66,6 +66,7 @@ void require_same_model(const Model& expected, const Model& actual) {
   CHECK(actual.config.num_heads == expected.config.num_heads);
   CHECK(actual.config.num_layers == expected.config.num_layers);
   CHECK(actual.config.d_ff == expected.config.d_ff);
+  CHECK(actual.config.edge_char_dim == expected.config.edge_char_dim);
   CHECK(actual.config.relative_position == expected.config.relative_position);
   CHECK(actual.config.max_relative_distance == expected.config.max_relative_distance);
   CHECK(actual.config.layer_norm_epsilon == expected.config.layer_norm_epsilon);
@@ -159,6 +160,49 @@ TEST_CASE("model file: save then load is identical, JSON array encoding", "[mode
   save_model(model, path, TensorEncoding::json_array);
   require_same_model(model, load_model(path));
   CHECK_THAT(serialize_model(model, TensorEncoding::json_array), !Contains("base64:"));
+}
+
+TEST_CASE("model file: first- and last-character embeddings are version 4, and only when used",
+          "[model_file]") {
+  ModelConfig config = testing::tiny_config();
+  config.edge_char_dim = 3;
+  Model model = testing::make_random_model(config, 3);
+  const std::string text = serialize_model(model);
+  const Json document = Json::parse(text);
+  CHECK(document["version"] == kModelVersion);
+  CHECK(document["config"]["edge_char_dim"] == 3);
+  CHECK(document["tensors"].contains("encoder.first_char_embedding"));
+  CHECK(document["tensors"].contains("encoder.last_char_embedding"));
+  const Model loaded = parse_model(text, "edges.json");
+  CHECK(loaded.config.edge_char_dim == 3);
+  require_same_model(model, loaded);
+  CHECK(serialize_model(loaded) == text);
+
+  // Without them: no field, no tensors, and the version a sawtag of before them reads.
+  const Json plain = Json::parse(serialize_model(full_model()));
+  CHECK_FALSE(plain["config"].contains("edge_char_dim"));
+  CHECK_FALSE(plain["tensors"].contains("encoder.first_char_embedding"));
+  CHECK(plain["version"] == kModelVersionWithoutOptionalSections);
+  Model calibrated = full_model();
+  calibrated.calibration.upos_temperature = 0.9f;
+  CHECK(Json::parse(serialize_model(calibrated))["version"] == kModelVersionWithoutEdgeChars);
+  CHECK(parse_model(serialize_model(full_model()), "plain.json").config.edge_char_dim == 0);
+
+  // The field without its tensors, and a negative size, are refused.
+  Json missing = document;
+  missing["tensors"].erase("encoder.last_char_embedding");
+  CHECK_THAT(load_error(missing.dump()),
+             Equals("bad.json: missing tensor 'encoder.last_char_embedding' of shape [36, 3]"));
+  Json negative = document;
+  negative["config"]["edge_char_dim"] = -1;
+  CHECK_THAT(load_error(negative.dump()),
+             StartsWith("bad.json: config.edge_char_dim = -1 is out of range"));
+  // Its tensors without the field are unknown.
+  CHECK_THAT(load_error(edited([&](Json& d) {
+               d["tensors"]["encoder.first_char_embedding"] =
+                   document["tensors"]["encoder.first_char_embedding"];
+             })),
+             StartsWith("bad.json: unknown tensor 'encoder.first_char_embedding'"));
 }
 
 TEST_CASE("model file: awkward float values survive both encodings bit for bit", "[model_file]") {
@@ -437,14 +481,14 @@ TEST_CASE("model file error: newer version", "[model_file]") {
                d["lemmatizer"] = Json::object();  // what a newer file may hold
                d["config"]["d_model"] = "large";
              })),
-             Equals("bad.json: model file version 7 is newer than this sawtag supports (3): "
+             Equals("bad.json: model file version 7 is newer than this sawtag supports (4): "
                     "upgrade sawtag"));
 }
 
 TEST_CASE("model file error: version that never existed", "[model_file]") {
   CHECK_THAT(
       load_error(edited([](Json& d) { d["version"] = 0; })),
-      Equals("bad.json: model file version 0 is not a sawtag-model version: expected 1 to 3"));
+      Equals("bad.json: model file version 0 is not a sawtag-model version: expected 1 to 4"));
   CHECK_THAT(load_error(edited([](Json& d) { d["version"] = "1"; })),
              Equals("bad.json: version: expected an integer, got string"));
 }

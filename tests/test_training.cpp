@@ -104,6 +104,23 @@ TEST_CASE("Training overfits a 5-sentence corpus to 100%", "[training]") {
   CHECK(model.training.fields.at("seed") == "42");
 }
 
+TEST_CASE("First- and last-character embeddings are trained, saved and tagged with", "[training]") {
+  const auto treebank = tiny_treebank();
+  TrainOptions options = tiny_options();
+  options.config.edge_char_dim = 4;
+  const Model model = train_model(treebank, treebank, options);
+  const Model initial = initial_model(treebank, options);
+  REQUIRE(model.config.edge_char_dim == 4);
+  CHECK(model.parameters.encoder.first_char_embedding.data !=
+        initial.parameters.encoder.first_char_embedding.data);
+  CHECK(model.parameters.encoder.last_char_embedding.data !=
+        initial.parameters.encoder.last_char_embedding.data);
+  const auto loaded = std::make_shared<const Model>(parse_model(serialize_model(model), "m.json"));
+  const Tagger tagger(loaded);
+  CHECK(evaluate(tagger, treebank).upos.accuracy() == Approx(100.0));
+  CHECK(tagger.tag({"We", "cut", "a", "saw"}).words[3].upos == "NOUN");
+}
+
 TEST_CASE("The same seed gives a byte-identical model; another seed does not", "[training]") {
   const auto treebank = tiny_treebank();
   TrainOptions options = tiny_options();

@@ -14,6 +14,10 @@ struct ModelConfig {
   int char_filters = 64;                 // filters per width; max-pooled over the word
   int max_word_chars = 32;               // longer words keep their first and last halves
   int shape_dim = 16;                    // word-shape embedding (kNumWordShapes classes)
+  // Embeddings of a word's first and of its last character, each of this size, over the
+  // character vocabulary; 0 = none (the file then has no such field, and no such tensors).
+  // For Chinese, whose words' tags follow their first and last characters.
+  int edge_char_dim = 0;
 
   // Encoder.
   int d_model = 256;
@@ -34,7 +38,7 @@ struct ModelConfig {
 
   int head_dim() const { return d_model / num_heads; }
   int char_feature_dim() const { return char_filters * static_cast<int>(char_widths.size()); }
-  int input_dim() const { return word_dim + char_feature_dim() + shape_dim; }
+  int input_dim() const { return word_dim + char_feature_dim() + shape_dim + 2 * edge_char_dim; }
 };
 
 // Throws ModelError naming the first bad field: zero or negative sizes, d_model not divisible

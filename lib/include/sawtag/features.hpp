@@ -49,4 +49,13 @@ inline constexpr std::string_view kMaskedWord = "";
 
 WordFeatures word_features(const Model& model, std::string_view word);
 
+// The ids, among `word.char_ids`, of the word's first and last characters (what
+// ModelConfig::edge_char_dim embeds): "saw" -> 's', 'w'; "a" -> 'a', 'a'. A word cut to
+// max_word_chars keeps both. The empty word (<w> </w>) gives </w> and <w>.
+struct EdgeChars {
+  int first = kWordEndChar;
+  int last = kWordStartChar;
+};
+EdgeChars edge_chars(const WordFeatures& word);
+
 }  // namespace sawtag

@@ -19,7 +19,11 @@ namespace sawtag {
 
 // "sawtag-model" files of this version are written; older ones are upgraded on load.
 inline constexpr const char* kModelFormat = "sawtag-model";
-inline constexpr int kModelVersion = 3;  // 2 added dtype "int8", 3 "calibration", "learned_tokenizer"
+// 2 added dtype "int8", 3 "calibration" and "learned_tokenizer", 4 config.edge_char_dim.
+inline constexpr int kModelVersion = 4;
+// Written for a model without first- and last-character embeddings (edge_char_dim 0) that has a
+// calibration or a learned tokenizer.
+inline constexpr int kModelVersionWithoutEdgeChars = 3;
 // Written for a model with neither a calibration (temperatures of 1) nor a learned tokenizer:
 // the lowest version that holds it, so that a sawtag of version 2 still reads every such model.
 inline constexpr int kModelVersionWithoutOptionalSections = 2;

@@ -54,6 +54,9 @@ struct EncoderParameters {
   Tensor char_embedding;                        // [char_vocab_size, char_dim]
   std::vector<LinearParameters> char_convolutions;  // per width w: [w * char_dim, char_filters]
   Tensor shape_embedding;                       // [kNumWordShapes, shape_dim]
+  // [char_vocab_size, edge_char_dim] each; empty when edge_char_dim is 0.
+  Tensor first_char_embedding;
+  Tensor last_char_embedding;
   LinearParameters input_projection;            // [input_dim, d_model]
   std::vector<EncoderLayerParameters> layers;   // num_layers
   LayerNormParameters final_norm;               // [d_model]; the layers are pre-norm
@@ -111,6 +114,12 @@ void for_each_parameter(P& parameters, const ModelConfig& config, Visit&& visit)
   }
   visit("encoder.shape_embedding", encoder.shape_embedding,
         Shape{kNumWordShapes, config.shape_dim});
+  if (config.edge_char_dim > 0) {
+    visit("encoder.first_char_embedding", encoder.first_char_embedding,
+          Shape{config.char_vocab_size, config.edge_char_dim});
+    visit("encoder.last_char_embedding", encoder.last_char_embedding,
+          Shape{config.char_vocab_size, config.edge_char_dim});
+  }
   detail::visit_linear(encoder.input_projection, "encoder.input_projection", config.input_dim(),
                        d, visit);
   for (int l = 0; l < config.num_layers; ++l) {

@@ -133,12 +133,25 @@ void InferenceNetwork::input_features(std::string_view form, float* out) const {
                 config.word_dim, out);
   }
   char_encoder_.encode(features.char_ids, out + config.word_dim);
+  const int shape_offset = config.word_dim + config.char_feature_dim();
   std::copy_n(encoder.shape_embedding.data.data() +
                   static_cast<std::size_t>(features.shape) * config.shape_dim,
-              config.shape_dim, out + config.word_dim + config.char_feature_dim());
+              config.shape_dim, out + shape_offset);
+  const auto edge_dim = static_cast<std::size_t>(config.edge_char_dim);
+  if (edge_dim > 0) {
+    const EdgeChars edges = edge_chars(features);
+    float* edge_out = out + shape_offset + config.shape_dim;
+    std::copy_n(
+        encoder.first_char_embedding.data.data() + static_cast<std::size_t>(edges.first) * edge_dim,
+        edge_dim, edge_out);
+    std::copy_n(
+        encoder.last_char_embedding.data.data() + static_cast<std::size_t>(edges.last) * edge_dim,
+        edge_dim, edge_out + edge_dim);
+  }
 }
 
-// a_i = [word ; chars ; shape] W_in + b_in (nn/embedding.cpp), positions added by the caller.
+// a_i = [word ; chars ; shape (; first ; last char)] W_in + b_in (nn/embedding.cpp), positions
+// added by the caller.
 void InferenceNetwork::input_rows(const std::vector<Window>& windows, Workspace& work) const {
   const int d = model_.config.d_model;
   const int input_dim = model_.config.input_dim();

@@ -68,7 +68,8 @@ class InferenceNetwork {
   struct Layer;
   struct Workspace;
 
-  // [word embedding ; character CNN ; shape embedding] of `form`: input_dim floats.
+  // [word embedding ; character CNN ; shape embedding (; first- and last-character embeddings)]
+  // of `form`: input_dim floats.
   void input_features(std::string_view form, float* out) const;
   // Row r of work.x = the input row of word r (cached, or computed for all misses at once).
   void input_rows(const std::vector<Window>& windows, Workspace& work) const;

@@ -109,6 +109,8 @@ void for_each_config_field(Config& config, Visit&& visit) {
   visit("layer_norm_epsilon", config.layer_norm_epsilon);
   visit("max_sequence_length", config.max_sequence_length);
 }
+// The one optional config field, written only when above 0 (ModelConfig::edge_char_dim).
+constexpr const char* kEdgeCharDim = "edge_char_dim";
 
 std::string quote(std::string_view text) {
   if (text.size() <= kMaxQuoted) return "'" + std::string(text) + "'";
@@ -597,6 +599,7 @@ class ModelReader {
     // (the steps go here, oldest first)
     if (version == 1) version = 2;  // 2 only added dtype "int8": a version 1 file reads as is
     if (version == 2) version = 3;  // 3 only added the optional "calibration" and "learned_tokenizer"
+    if (version == 3) version = 4;  // 4 only added the optional config.edge_char_dim
     if (version != kModelVersion) {
       fail("internal error: no upgrade from version " + std::to_string(version));
     }
@@ -768,6 +771,13 @@ class ModelReader {
         }
       }
     });
+    // Optional (version 4): absent means 0, no first- and last-character embeddings.
+    known.emplace_back(kEdgeCharDim);
+    config.edge_char_dim = 0;
+    if (section.contains(kEdgeCharDim)) {
+      config.edge_char_dim =
+          read_int(section[kEdgeCharDim], std::string("config.") + kEdgeCharDim);
+    }
     for (const auto& item : section.items()) {
       if (std::find(known.begin(), known.end(), item.key()) == known.end()) {
         fail("unknown field 'config." + name_of(item.key()) + "'");
@@ -1439,6 +1449,9 @@ OrderedJson config_json(const ModelConfig& config) {
       section[name] = field;
     }
   });
+  // Only when used, so that a model without it is written as before (and read by an older
+  // sawtag).
+  if (config.edge_char_dim > 0) section[kEdgeCharDim] = config.edge_char_dim;
   return section;
 }
 
@@ -1570,11 +1583,12 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
     append_section("format", OrderedJson(kModelFormat), false, out);
     const bool calibrated = model.calibration.upos_temperature != 1.0f ||
                             model.calibration.xpos_temperature != 1.0f;
-    append_section("version",
-                   OrderedJson(model.tokenizer.character_model || calibrated
-                                   ? kModelVersion
-                                   : kModelVersionWithoutOptionalSections),
-                   false, out);
+    // The lowest version that holds the model, so that older readers read what they can.
+    const int version = config.edge_char_dim > 0 ? kModelVersion
+                        : model.tokenizer.character_model || calibrated
+                            ? kModelVersionWithoutEdgeChars
+                            : kModelVersionWithoutOptionalSections;
+    append_section("version", OrderedJson(version), false, out);
     append_section("config", config_json(config), false, out);
     append_section("vocabularies",
                    OrderedJson{{"words", model.words.items()}, {"chars", model.chars.items()}},

@@ -39,6 +39,7 @@ void validate(const ModelConfig& config) {
   require_range("char_filters", config.char_filters, 1, kMaxDimension);
   require_range("max_word_chars", config.max_word_chars, 1, 1024);
   require_range("shape_dim", config.shape_dim, 1, kMaxDimension);
+  require_range("edge_char_dim", config.edge_char_dim, 0, kMaxDimension);
   require_range("d_model", config.d_model, 1, kMaxDimension);
   require_range("num_heads", config.num_heads, 1, kMaxDimension);
   require_range("num_layers", config.num_layers, 1, kMaxLayers);

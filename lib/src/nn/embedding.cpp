@@ -52,6 +52,10 @@ Matrix embedding_forward(const EncoderParameters& parameters, const ModelConfig&
   const ConstMatrixMap shape_embedding = as_matrix(parameters.shape_embedding);
   const int char_offset = config.word_dim;
   const int shape_offset = config.word_dim + config.char_feature_dim();
+  const int edge_offset = shape_offset + config.shape_dim;
+  const int edge_dim = config.edge_char_dim;
+  const ConstMatrixMap first_char_embedding = as_matrix(parameters.first_char_embedding);
+  const ConstMatrixMap last_char_embedding = as_matrix(parameters.last_char_embedding);
   // [n, input_dim]
   Matrix features(n, config.input_dim());
   features.middleCols(char_offset, config.char_feature_dim()) = char_cnn_forward(
@@ -59,6 +63,7 @@ Matrix embedding_forward(const EncoderParameters& parameters, const ModelConfig&
   if (cache != nullptr) {
     cache->word_ids.clear();
     cache->shapes.clear();
+    cache->edges.clear();
   }
   for (int i = 0; i < n; ++i) {
     const WordFeatures& word = words[static_cast<std::size_t>(i)];
@@ -69,6 +74,15 @@ Matrix embedding_forward(const EncoderParameters& parameters, const ModelConfig&
     if (cache != nullptr) {
       cache->word_ids.push_back(word.word_id);
       cache->shapes.push_back(word.shape);
+    }
+    if (edge_dim > 0) {
+      const EdgeChars edges = edge_chars(word);
+      require_index("first char id", edges.first, first_char_embedding.rows());
+      require_index("last char id", edges.last, last_char_embedding.rows());
+      features.row(i).segment(edge_offset, edge_dim) = first_char_embedding.row(edges.first);
+      features.row(i).segment(edge_offset + edge_dim, edge_dim) =
+          last_char_embedding.row(edges.last);
+      if (cache != nullptr) cache->edges.push_back(edges);
     }
   }
   Matrix x = linear_forward(parameters.input_projection, features);
@@ -99,6 +113,19 @@ void embedding_backward(const EncoderParameters& parameters, const ModelConfig& 
     d_word_embedding.row(cache.word_ids[i]) += d_features.row(row).head(config.word_dim);
     d_shape_embedding.row(cache.shapes[i]) +=
         d_features.row(row).segment(shape_offset, config.shape_dim);
+  }
+  const int edge_dim = config.edge_char_dim;
+  if (edge_dim > 0) {
+    MatrixMap d_first_char_embedding = as_matrix(gradients.first_char_embedding);
+    MatrixMap d_last_char_embedding = as_matrix(gradients.last_char_embedding);
+    const int edge_offset = shape_offset + config.shape_dim;
+    for (std::size_t i = 0; i < cache.edges.size(); ++i) {
+      const auto row = static_cast<Eigen::Index>(i);
+      d_first_char_embedding.row(cache.edges[i].first) +=
+          d_features.row(row).segment(edge_offset, edge_dim);
+      d_last_char_embedding.row(cache.edges[i].last) +=
+          d_features.row(row).segment(edge_offset + edge_dim, edge_dim);
+    }
   }
   char_cnn_backward(parameters, config, cache.characters,
                     d_features.middleCols(config.word_dim, config.char_feature_dim()), gradients);

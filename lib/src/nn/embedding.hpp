@@ -1,12 +1,14 @@
 // The encoder's input: each word's features -> one d_model vector, position included.
 //
-//   a_i = [word_embedding[word_id] ; chars(char_ids) ; shape_embedding[shape]] W_in + b_in
+//   a_i = [word_embedding[word_id] ; chars(char_ids) ; shape_embedding[shape]
+//          (; first_char_embedding[first] ; last_char_embedding[last])] W_in + b_in
 //   x_i = a_i + e_i      (sinusoidal position vector e_i, not learned; i counts from each
 //                         sentence's first word)
 //
 // chars() is a character CNN (nn/char_cnn.hpp): for each width w, a convolution over the w
 // consecutive character embeddings at every position of the word, the maximum over positions,
-// then ReLU; the widths' results are concatenated.
+// then ReLU; the widths' results are concatenated. The first- and last-character embeddings
+// (edge_chars() of features.hpp) are there only when config.edge_char_dim > 0.
 #pragma once
 
 #include <vector>
@@ -21,8 +23,9 @@
 namespace sawtag::nn {
 
 struct EmbeddingCache {
-  std::vector<int> word_ids;  // [rows]
-  std::vector<int> shapes;    // [rows]
+  std::vector<int> word_ids;     // [rows]
+  std::vector<int> shapes;       // [rows]
+  std::vector<EdgeChars> edges;  // [rows]; empty when config.edge_char_dim is 0
   CharCnnCache characters;
   Matrix features;  // [rows, input_dim]: the concatenation fed to input_projection
 };

@@ -224,4 +224,16 @@ WordFeatures word_features(const Model& model, std::string_view word) {
   return features;
 }
 
+EdgeChars edge_chars(const WordFeatures& word) {
+  // char_ids: <w> c_1 ... c_n </w> <pad>...; n = 0 for the empty word.
+  const std::vector<int>& ids = word.char_ids;
+  const auto end = std::find(ids.begin() + (ids.empty() ? 0 : 1), ids.end(), kWordEndChar);
+  EdgeChars edges;
+  if (ids.size() < 2 || end == ids.end()) return edges;  // not from word_features: as empty
+  const auto last = static_cast<std::size_t>(end - ids.begin()) - 1;
+  edges.first = ids[1];
+  edges.last = ids[last];
+  return edges;
+}
+
 }  // namespace sawtag

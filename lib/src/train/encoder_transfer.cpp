@@ -37,6 +37,7 @@ void load_encoder_into(const Model& encoder, Model& model) {
   require_same("char_dim", expected.char_dim, actual.char_dim);
   require_same("char_filters", expected.char_filters, actual.char_filters);
   require_same("shape_dim", expected.shape_dim, actual.shape_dim);
+  require_same("edge_char_dim", expected.edge_char_dim, actual.edge_char_dim);
   require_same("d_model", expected.d_model, actual.d_model);
   require_same("num_heads", expected.num_heads, actual.num_heads);
   require_same("num_layers", expected.num_layers, actual.num_layers);
@@ -53,6 +54,12 @@ void load_encoder_into(const Model& encoder, Model& model) {
   copy_rows(encoder.chars, from.char_embedding, model.chars, to.char_embedding, expected.char_dim);
   to.char_convolutions = from.char_convolutions;
   to.shape_embedding = from.shape_embedding;
+  if (expected.edge_char_dim > 0) {
+    copy_rows(encoder.chars, from.first_char_embedding, model.chars, to.first_char_embedding,
+              expected.edge_char_dim);
+    copy_rows(encoder.chars, from.last_char_embedding, model.chars, to.last_char_embedding,
+              expected.edge_char_dim);
+  }
   to.input_projection = from.input_projection;
   to.layers = from.layers;
   to.final_norm = from.final_norm;
