@@ -305,11 +305,7 @@ void InferenceNetwork::forward_masked(const std::vector<std::string>& words,
     for (int l = 0; l <= last; ++l) {
       const Layer& layer = layers_[static_cast<std::size_t>(l)];
       if (l > 0) project(layer, rows, work);
-      int first_row = 0;
-      for (const Window& window : windows) {
-        attend(layer, l, window, first_row, work);
-        first_row += window.count;
-      }
+      attend_windows(layer, l, windows, work);
       if (l == last && one_word) {
         // Row only_word of window w moves to row w (w <= w n + only_word: no row is
         // overwritten before it is moved); the other rows' results would not be used.
@@ -342,19 +338,17 @@ void InferenceNetwork::run_layer(const Layer& layer, int layer_index,
                                  const std::vector<Window>& windows, int rows,
                                  Workspace& work) const {
   project(layer, rows, work);
-  finish_layer(layer, layer_index, windows, rows, work);
+  attend_windows(layer, layer_index, windows, work);
+  after_attention(layer, rows, work);
 }
 
-// With work.projected holding LN_1(x) [W_q W_k W_v]: x += attention; x += FFN(LN_2(x)).
-void InferenceNetwork::finish_layer(const Layer& layer, int layer_index,
-                                    const std::vector<Window>& windows, int rows,
-                                    Workspace& work) const {
+void InferenceNetwork::attend_windows(const Layer& layer, int layer_index,
+                                      const std::vector<Window>& windows, Workspace& work) const {
   int first_row = 0;
   for (const Window& window : windows) {
     attend(layer, layer_index, window, first_row, work);
     first_row += window.count;
   }
-  after_attention(layer, rows, work);
 }
 
 void InferenceNetwork::after_attention(const Layer& layer, int rows, Workspace& work) const {

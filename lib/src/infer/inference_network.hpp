@@ -79,11 +79,12 @@ class InferenceNetwork {
                  Workspace& work) const;
   // Final norm and heads of work.x's rows -> logits, rows of num_logits() floats.
   void write_logits(int rows, Workspace& work, float* logits) const;
-  // The rest of run_layer, once work.projected holds the rows' queries, keys and values.
-  void finish_layer(const Layer& layer, int layer_index, const std::vector<Window>& windows,
-                    int rows, Workspace& work) const;
-  // finish_layer's second half, once work.heads holds the heads' outputs of `rows` rows:
-  // x += attention output; x += FFN(LN_2(x)).
+  // work.heads = every window's attention, once work.projected holds the rows' queries, keys
+  // and values.
+  void attend_windows(const Layer& layer, int layer_index, const std::vector<Window>& windows,
+                      Workspace& work) const;
+  // Once work.heads holds the heads' outputs of `rows` rows: x += attention output;
+  // x += FFN(LN_2(x)).
   void after_attention(const Layer& layer, int rows, Workspace& work) const;
   void attend(const Layer& layer, int layer_index, const Window& window, int first_row,
               Workspace& work) const;
