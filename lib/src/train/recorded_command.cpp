@@ -1,5 +1,7 @@
+#include <algorithm>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sawtag/training.hpp"
@@ -13,18 +15,21 @@ bool is_path(const std::string& argument) {
   }
   std::error_code error;
   const std::filesystem::path path(argument);
-  return std::filesystem::exists(path, error) || std::filesystem::is_directory(path.parent_path(), error);
+  return std::filesystem::exists(path, error) ||
+         std::filesystem::is_directory(path.parent_path(), error);
 }
 
+// Nothing in it that a shell would split or expand.
 bool plain(const std::string& argument) {
-  if (argument.empty()) return false;
-  for (unsigned char c : argument) {
-    const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                      std::string("_./:=,+-@%").find(static_cast<char>(c)) != std::string::npos ||
-                      c >= 0x80;
-    if (!safe) return false;
-  }
-  return true;
+  constexpr std::string_view kSafePunctuation = "_./:=,+-@%";
+  return !argument.empty() &&
+         std::all_of(argument.begin(), argument.end(), [&](char c) {
+           const auto byte = static_cast<unsigned char>(c);
+           const bool letter_or_digit = (byte >= 'a' && byte <= 'z') ||
+                                        (byte >= 'A' && byte <= 'Z') || (byte >= '0' && byte <= '9');
+           return letter_or_digit || byte >= 0x80 ||
+                  kSafePunctuation.find(c) != std::string_view::npos;
+         });
 }
 
 std::string quoted(const std::string& argument) {
@@ -40,7 +45,8 @@ std::string recorded_command_line(const std::vector<std::string>& arguments_of_r
   for (const std::string& original : arguments_of_run) {
     const std::string argument =
         is_path(original) ? std::filesystem::path(original).filename().string() : original;
-    command_line += (command_line.empty() ? "" : " ") + (plain(argument) ? argument : quoted(argument));
+    command_line += (command_line.empty() ? "" : " ");
+    command_line += plain(argument) ? argument : quoted(argument);
   }
   return command_line;
 }
