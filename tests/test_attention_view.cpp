@@ -96,7 +96,7 @@ TEST_CASE("attention terminal view: tags, labelled heat map, most attended per h
 
 TEST_CASE("attention terminal view: colours, windows, control characters", "[attention]") {
   Example example;
-  example.sentence.words[1].form = "s\x1b[31maw";
+  example.sentence.words[1].form = "s\x1b[31maw\u202E";  // and a RIGHT-TO-LEFT OVERRIDE
   sawtag::TerminalViewOptions options;
   options.shading = sawtag::Shading::colors256;
   options.first_word = 1;
@@ -108,6 +108,8 @@ TEST_CASE("attention terminal view: colours, windows, control characters", "[att
   CHECK(view.find("\x1b[48;5;") != std::string::npos);           // a coloured cell
   CHECK(view.find("\x1b[31m") == std::string::npos);             // not the word's own escape
   CHECK(view.find("s\xEF\xBF\xBD[31maw") != std::string::npos);  // shown as U+FFFD
+  CHECK(view.find("aw\xEF\xBF\xBD") != std::string::npos);        // nor may it reorder the line
+  CHECK(view.find("\u202E") == std::string::npos);
   CHECK(view.find("words 2-2 of 2 shown (attention to the others is left out); try --words\n") !=
         std::string::npos);
 }

@@ -12,6 +12,13 @@ namespace {
 
 constexpr std::string_view kEllipsis = "…";  // one column
 
+// Characters that move the cursor, change colours or reorder what follows on the line: C0, DEL,
+// C1 and the bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069).
+bool moves_text(char32_t value) {
+  return value < 0x20 || (value >= 0x7F && value <= 0x9F) || (value >= 0x202A && value <= 0x202E) ||
+         (value >= 0x2066 && value <= 0x2069);
+}
+
 int width_of(char32_t code_point) {
   return std::max(0, utf8proc_charwidth(static_cast<utf8proc_int32_t>(code_point)));
 }
@@ -41,10 +48,7 @@ std::string fit_width(std::string_view text, int width) {
 std::string printable(std::string_view text) {
   std::vector<text::CodePoint> code_points = text::decode_utf8(text);
   for (text::CodePoint& code_point : code_points) {
-    const char32_t value = code_point.value;
-    if (value < 0x20 || (value >= 0x7F && value <= 0x9F)) {
-      code_point.value = text::kReplacementCharacter;
-    }
+    if (moves_text(code_point.value)) code_point.value = text::kReplacementCharacter;
   }
   return text::encode_range(code_points, 0, code_points.size());
 }

@@ -14,7 +14,8 @@ int display_width(std::string_view text);
 std::string fit_width(std::string_view text, int width);
 
 // `text` with control characters (C0, DEL, C1: a word must not move the cursor or change
-// colours) replaced by U+FFFD: "a\x1b[31m" -> "a�[31m".
+// colours) and bidirectional overrides and isolates (U+202A-U+202E, U+2066-U+2069: a word must
+// not reorder the rest of the line) replaced by U+FFFD: "a\x1b[31m" -> "a�[31m".
 std::string printable(std::string_view text);
 
 // `text` padded with spaces to `width` columns, on the left (right-aligned) or on the right.
