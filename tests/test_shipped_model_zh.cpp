@@ -75,12 +75,13 @@ TEST_CASE("The shipped Chinese model keeps its raw-text scores on GSD dev", "[sh
     }
   }
   const RawEvaluation evaluation = evaluate_raw(gold, system);
-  // Gold words: the card's dev UPOS accuracy (92.18), less a little for bfloat16.
-  CHECK(evaluate(tagger, gold).upos.accuracy() >= 91.9);
-  // The model card's dev figures, less a little for bfloat16 on CPUs with AMX.
+  // Gold words: the card's dev UPOS accuracy (92.79), less a little for bfloat16.
+  CHECK(evaluate(tagger, gold).upos.accuracy() >= 92.5);
+  // The model card's dev figures (91.70, 97.89, 85.89), less a little for bfloat16 on CPUs
+  // with AMX.
   CHECK(100.0 * evaluation.words.f1() >= 91.5);
   CHECK(100.0 * evaluation.sentences.f1() >= 97.0);
-  CHECK(100.0 * evaluation.upos.f1() >= 84.9);
+  CHECK(100.0 * evaluation.upos.f1() >= 85.5);
 }
 
 }  // namespace sawtag
