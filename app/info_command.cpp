@@ -95,6 +95,20 @@ void write_licence(std::ostream& out, const Model& model) {
       << "\n";
 }
 
+// The further taggers of an ensemble (Model::ensemble), one line each.
+void write_ensemble(std::ostream& out, const Model& model) {
+  if (model.ensemble.empty()) return;
+  out << "ensemble: " << model.ensemble.size() + 1
+      << " taggers, tagging with the mean of their logits (the sizes above are the first's)\n";
+  for (std::size_t m = 0; m < model.ensemble.size(); ++m) {
+    const Model& member = *model.ensemble[m];
+    const ModelConfig& config = member.config;
+    out << "  tagger " << m + 2 << ": " << config.num_layers << " layers, d_model "
+        << config.d_model << ", " << config.num_heads << " heads, d_ff " << config.d_ff << ", "
+        << parameter_count(config) << " parameters, " << member.words.size() << " words\n";
+  }
+}
+
 void run_info_command(const InfoCommandOptions& options) {
   const std::string path = locate_model(options.model);
   const Model model = load_model(path, Int8WordTable::keep);  // only shapes are shown
@@ -106,6 +120,7 @@ void run_info_command(const InfoCommandOptions& options) {
       << ")\n";
   write_architecture(out, model.config);
   write_parameters(out, model, options.tensors);
+  write_ensemble(out, model);
   out << "vocabulary: " << model.words.size() << " words, " << model.chars.size()
       << " characters\n";
   out << "upos (" << model.upos.size() << "): " << join(model.upos.items(), " ") << "\n";

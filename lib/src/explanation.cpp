@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "helper_threads.hpp"
-#include "infer/inference_network.hpp"
+#include "infer/network_ensemble.hpp"
 #include "sawtag/error.hpp"
 #include "tagger_internals.hpp"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "infer/inference_network.hpp"
+#include "infer/network_ensemble.hpp"
 #include "infer/windows.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/features.hpp"
@@ -137,7 +137,11 @@ Tagger::Tagger(std::shared_ptr<const Model> model, TagPrecision precision)
     : model_(std::move(model)) {
   if (!model_) throw ModelError("Tagger: no model given");
   check_shapes(*model_);
-  network_ = std::make_shared<const infer::InferenceNetwork>(
+  for (const auto& member : model_->ensemble) {
+    if (!member) throw ModelError("Tagger: an empty entry in the model's ensemble");
+    check_shapes(*member);
+  }
+  network_ = std::make_shared<const infer::NetworkEnsemble>(
       *model_, precision == TagPrecision::float32 ? infer::Precision::float32
                                                   : infer::Precision::bfloat16);
   for (std::size_t t = 0; t < model_->self_tests.size(); ++t) {
@@ -168,7 +172,7 @@ namespace {
 // The sentences of one batch cut into windows, and where each window's logits land.
 class BatchTagger {
  public:
-  BatchTagger(const Model& model, const infer::InferenceNetwork& network,
+  BatchTagger(const Model& model, const infer::NetworkEnsemble& network,
               const TagOptions& options, std::vector<TagResult>& results)
       : model_(model), network_(network), options_(options), results_(results) {}
 
@@ -228,7 +232,7 @@ class BatchTagger {
 
  private:
   const Model& model_;
-  const infer::InferenceNetwork& network_;
+  const infer::NetworkEnsemble& network_;
   const TagOptions& options_;
   std::vector<TagResult>& results_;
   std::vector<infer::WindowPlan> plans_;  // per sentence

@@ -5,13 +5,13 @@
 
 #include <vector>
 
-#include "infer/inference_network.hpp"
+#include "infer/network_ensemble.hpp"
 #include "sawtag/tagger.hpp"
 
 namespace sawtag {
 
 struct TaggerInternals {
-  static const infer::InferenceNetwork& network(const Tagger& tagger) { return *tagger.network_; }
+  static const infer::NetworkEnsemble& network(const Tagger& tagger) { return *tagger.network_; }
 };
 
 // softmax(logits / temperature) ([num_tags]) into `probabilities`: the probabilities of

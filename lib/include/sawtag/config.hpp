@@ -1,6 +1,7 @@
 // Every size and option needed to rebuild the network. Travels inside the model file.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -44,5 +45,13 @@ struct ModelConfig {
 // Throws ModelError naming the first bad field: zero or negative sizes, d_model not divisible
 // by num_heads, sizes so large they would exhaust memory.
 void validate(const ModelConfig& config);
+
+// The values of the tables a Tagger derives from a model of this config when it is built (not
+// stored in the file, so the file's size cannot bound them): every character's convolution
+// products and the position table. validate() refuses a config whose tables pass
+// kMaxDerivedValues; a file of several taggers (Model::ensemble) is held to it for all of them
+// together.
+std::int64_t derived_values(const ModelConfig& config);
+inline constexpr std::int64_t kMaxDerivedValues = std::int64_t{1} << 26;  // 256 MiB of float32
 
 }  // namespace sawtag

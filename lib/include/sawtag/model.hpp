@@ -19,8 +19,12 @@ namespace sawtag {
 
 // "sawtag-model" files of this version are written; older ones are upgraded on load.
 inline constexpr const char* kModelFormat = "sawtag-model";
-// 2 added dtype "int8", 3 "calibration" and "learned_tokenizer", 4 config.edge_char_dim.
-inline constexpr int kModelVersion = 4;
+// 2 added dtype "int8", 3 "calibration" and "learned_tokenizer", 4 config.edge_char_dim,
+// 5 "ensemble".
+inline constexpr int kModelVersion = 5;
+// Written for a model of one tagger (no Model::ensemble) with first- and last-character
+// embeddings.
+inline constexpr int kModelVersionWithoutEnsemble = 4;
 // Written for a model without first- and last-character embeddings (edge_char_dim 0) that has a
 // calibration or a learned tokenizer.
 inline constexpr int kModelVersionWithoutEdgeChars = 3;
@@ -85,7 +89,17 @@ struct Model {
   // values). A Tagger reads either; code that reads or changes the float table (training, the
   // nn:: forward pass) calls widen_word_embedding() first.
   std::optional<QuantizedRows> word_embedding_int8;
+  // Further taggers (`sawtag ensemble`): the Tagger runs each one's network beside this model's
+  // and averages their logits, which this model's calibration then turns into probabilities.
+  // Each has its own config, vocabularies and weights, and this model's tag sets; only its
+  // network is used (not its tokenizer, calibration or self-tests), and it has no ensemble or
+  // learned tokenizer of its own. Stored in the file's "ensemble" section; empty for one tagger.
+  std::vector<std::shared_ptr<const Model>> ensemble;
 };
+
+// Whether two models tag with the same UPOS and XPOS lists, in the same order (so that their
+// logits can be averaged column by column).
+bool same_tag_sets(const Model& a, const Model& b);
 
 // What loading does with a word embedding stored as int8 rows (dtype "int8", as in the shipped
 // model). Every other tensor is always float32 in memory.

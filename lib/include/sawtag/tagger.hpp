@@ -62,7 +62,7 @@ struct TagResult {
 };
 
 namespace infer {
-class InferenceNetwork;
+class NetworkEnsemble;
 }
 
 // How the encoder's matrix products are computed.
@@ -80,7 +80,8 @@ class Tagger {
   // Runs the model's self-tests and throws ModelError when one fails. The model's word
   // embedding may be float32 or kept as int8 rows (load_model with Int8WordTable::keep, a
   // quarter of the memory): a row is widened when a word form is first seen, to the same floats,
-  // so the output is the same either way.
+  // so the output is the same either way. A model with further taggers (Model::ensemble) tags
+  // with the mean of their logits and its own.
   explicit Tagger(std::shared_ptr<const Model> model,
                   TagPrecision precision = TagPrecision::fastest);
 
@@ -100,7 +101,7 @@ class Tagger {
  private:
   friend struct TaggerInternals;  // lib/src/tagger_internals.hpp: the library's own access
   std::shared_ptr<const Model> model_;
-  std::shared_ptr<const infer::InferenceNetwork> network_;
+  std::shared_ptr<const infer::NetworkEnsemble> network_;  // every tagger's network
 };
 
 }  // namespace sawtag

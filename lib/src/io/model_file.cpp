@@ -80,10 +80,15 @@ constexpr std::size_t kEagerWordBytes = std::size_t{8} << 20;
 // A learned tokenizer's document, as the file writes it (escapes and all): it is copied before
 // it is read. The shipped Chinese model's is 5 MB (a character model of 20,000 words, float16).
 constexpr std::size_t kMaxLearnedTokenizerBytes = std::size_t{16} << 20;
+// An ensemble's further taggers (Model::ensemble): 16 taggers in all, each document at most
+// this long in the file. The shipped Chinese model's are 5.5 MB each (int8 words).
+constexpr std::size_t kMaxEnsembleMembers = 15;
+constexpr std::size_t kMaxEnsembleMemberBytes = std::size_t{256} << 20;
 // The document's fields. Each may appear once, as may every key of every object.
 const std::initializer_list<std::string_view> kDocumentFields = {
     "format",   "version",     "config",     "vocabularies", "tag_sets",          "tokenizer",
-    "training", "calibration", "self_tests", "tensors",      "learned_tokenizer"};
+    "training", "calibration", "self_tests", "tensors",      "learned_tokenizer",
+    "ensemble"};
 constexpr std::string_view kBase64Prefix = "base64:";
 constexpr std::string_view kFloat32 = "float32";
 constexpr std::string_view kFloat16 = "float16";
@@ -171,18 +176,24 @@ std::string line_and_column(std::string_view text, std::size_t position,
   return "line " + std::to_string(line) + ", column " + std::to_string(1 + position - line_start);
 }
 
+// Which document a ModelReader reads: a model file's own, or one held inside it, which may not
+// hold further documents (so nesting stops at one level).
+enum class Document {
+  file,               // may have a learned tokenizer and an ensemble
+  learned_tokenizer,  // a learned tokenizer's character model (read_learned_tokenizer)
+  ensemble_member,    // a further tagger of an ensemble (read_ensemble)
+};
+
 class ModelReader {
  public:
   // `release` (may be empty) is given the parts of `text` the reader is done with.
-  // `is_learned_tokenizer`: the document is a learned tokenizer's character model
-  // (read_learned_tokenizer), which may not have one of its own.
   ModelReader(std::string_view text, const std::string& source, Int8WordTable word_table,
-              json::Release release = {}, bool is_learned_tokenizer = false)
+              json::Release release = {}, Document document = Document::file)
       : text_(text),
         source_(source),
         word_table_(word_table),
         release_(std::move(release)),
-        is_learned_tokenizer_(is_learned_tokenizer) {}
+        document_(document) {}
 
   Model read() {
     Json document = parse();
@@ -210,6 +221,9 @@ class ModelReader {
     }
     if (const Json* learned = optional_member(current, "learned_tokenizer", "")) {
       model.tokenizer.character_model = read_learned_tokenizer(*learned);
+    }
+    if (const Json* ensemble = optional_member(current, "ensemble", "")) {
+      read_ensemble(*ensemble, model);
     }
     if (const Json* training = optional_member(current, "training", "")) {
       read_training(*training, model.training);
@@ -471,6 +485,10 @@ class ModelReader {
       value.strings_only = !is_object;
     }
     if (value.path == "self_tests" && !is_object) value.max_entries = kMaxSelfTests;
+    if (value.path == "ensemble" && !is_object) {
+      value.max_entries = kMaxEnsembleMembers;
+      value.strings_only = true;
+    }
     if (const std::string tensor = tensor_of(value.path); !tensor.empty() && !is_object) {
       // Its count when known; else as many as the file holds, at 4 bytes a number (2 or more
       // bytes of the file each), compared with the count after parsing.
@@ -493,8 +511,16 @@ class ModelReader {
     if (open_.size() == 1 && !known_field && !newer_version_) {
       fail("unknown field '" + name_of(key) + "'");  // before its value is parsed
     }
-    if (open_.size() == 1 && is_learned_tokenizer_ && key == "learned_tokenizer") {
-      fail("its model has a learned tokenizer of its own");  // before its value is parsed
+    // Before the value is parsed:
+    if (open_.size() == 1 && document_ != Document::file && key == "learned_tokenizer") {
+      fail(document_ == Document::learned_tokenizer
+               ? "its model has a learned tokenizer of its own"
+               : "a tagger of an ensemble may not have a learned tokenizer of its own");
+    }
+    if (open_.size() == 1 && document_ != Document::file && key == "ensemble") {
+      fail(document_ == Document::learned_tokenizer
+               ? "a learned tokenizer may not be an ensemble"
+               : "a tagger of an ensemble may not have an ensemble of its own");
     }
     charge(kValueCost + key.size());
     // A long key, cut out, is told apart from the others by a hash of its text: not copied.
@@ -600,6 +626,7 @@ class ModelReader {
     if (version == 1) version = 2;  // 2 only added dtype "int8": a version 1 file reads as is
     if (version == 2) version = 3;  // 3 only added the optional "calibration" and "learned_tokenizer"
     if (version == 3) version = 4;  // 4 only added the optional config.edge_char_dim
+    if (version == 4) version = 5;  // 5 only added the optional "ensemble"
     if (version != kModelVersion) {
       fail("internal error: no upgrade from version " + std::to_string(version));
     }
@@ -933,8 +960,45 @@ class ModelReader {
     }
     const std::string text = restore(parsed, true);
     const std::string name = source_ + ": learned_tokenizer";
-    Model character_model = ModelReader(text, name, Int8WordTable::widen, {}, true).read();
+    Model character_model =
+        ModelReader(text, name, Int8WordTable::widen, {}, Document::learned_tokenizer).read();
     return std::make_shared<const Model>(std::move(character_model));
+  }
+
+  // An ensemble's further taggers: an array of whole model documents, each held as a JSON
+  // string (as the learned tokenizer is) and read by a reader of its own, with this model's tag
+  // sets. The tables derived from their weights count, with this model's, against
+  // kMaxDerivedValues: a small file of small taggers cannot ask for 16 times the limit.
+  void read_ensemble(const Json& section, Model& model) const {
+    require_type(section, Json::value_t::array, "ensemble");
+    if (section.empty()) fail("ensemble: expected at least one further tagger, got none");
+    std::int64_t derived = derived_values(model.config);
+    for (std::size_t i = 0; i < section.size(); ++i) {
+      const std::string path = "ensemble[" + std::to_string(i) + "]";
+      require_type(section[i], Json::value_t::string, path);
+      const std::string& parsed = section[i].get_ref<const std::string&>();
+      if (const json::CutDocument::Cut* cut = cut_of(parsed);
+          cut != nullptr && cut->raw.size() > kMaxEnsembleMemberBytes) {
+        fail(path + ": its document takes " + std::to_string(cut->raw.size()) +
+             " bytes of the file, more than a tagger of an ensemble may (" +
+             std::to_string(kMaxEnsembleMemberBytes) + ")");
+      }
+      const std::string text = restore(parsed, true);
+      Model member =
+          ModelReader(text, source_ + ": " + path, word_table_, {}, Document::ensemble_member)
+              .read();
+      if (!same_tag_sets(member, model)) {
+        fail(path + ": its tag sets are not the first tagger's (the same UPOS and XPOS lists, "
+                    "in the same order)");
+      }
+      derived += derived_values(member.config);
+      if (derived > kMaxDerivedValues) {
+        fail(path + ": the tables built from the taggers when they are loaded would hold " +
+             std::to_string(derived) + " values in all, more than the limit of " +
+             std::to_string(kMaxDerivedValues));
+      }
+      model.ensemble.push_back(std::make_shared<const Model>(std::move(member)));
+    }
   }
 
   void read_training(const Json& section, TrainingRecord& training) const {
@@ -1362,7 +1426,7 @@ class ModelReader {
   const std::string& source_;
   Int8WordTable word_table_;
   json::Release release_;
-  bool is_learned_tokenizer_;
+  Document document_;
   std::optional<json::CutDocument> cut_;
   // The vocabulary's words, checked, to be read last (check_deferred_words), or nullptr.
   const json::CutDocument::Cut* deferred_words_ = nullptr;
@@ -1482,6 +1546,28 @@ void append_learned_tokenizer(const Model& character_model, TensorEncoding encod
                  false, out);
 }
 
+// An ensemble's further taggers, each as a string holding its own model document: only what
+// their networks need (no tokenizer tables, calibration or self-tests).
+void append_ensemble(const Model& model, TensorEncoding encoding, std::string& out) {
+  OrderedJson members = OrderedJson::array();
+  for (std::size_t i = 0; i < model.ensemble.size(); ++i) {
+    const Model& member = *model.ensemble[i];
+    const std::string what = "cannot save the model: tagger " + std::to_string(i + 2) +
+                             " of its ensemble ";
+    if (!member.ensemble.empty()) throw ModelError(what + "has an ensemble of its own");
+    if (member.tokenizer.character_model) {
+      throw ModelError(what + "has a learned tokenizer of its own");
+    }
+    if (!same_tag_sets(member, model)) throw ModelError(what + "has other tag sets");
+    Model network = member;
+    network.tokenizer = TokenizerData{};
+    network.calibration = Calibration{};
+    network.self_tests.clear();
+    members.push_back(serialize_model(network, encoding));
+  }
+  append_section("ensemble", members, false, out);
+}
+
 // A kept int8 word embedding must fit the config as the file's would, and be the only one.
 void check_kept_word_table(const Model& model, const ModelConfig& config) {
   const QuantizedRows& table = *model.word_embedding_int8;
@@ -1584,7 +1670,8 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
     const bool calibrated = model.calibration.upos_temperature != 1.0f ||
                             model.calibration.xpos_temperature != 1.0f;
     // The lowest version that holds the model, so that older readers read what they can.
-    const int version = config.edge_char_dim > 0 ? kModelVersion
+    const int version = !model.ensemble.empty()  ? kModelVersion
+                        : config.edge_char_dim > 0 ? kModelVersionWithoutEnsemble
                         : model.tokenizer.character_model || calibrated
                             ? kModelVersionWithoutEdgeChars
                             : kModelVersionWithoutOptionalSections;
@@ -1603,6 +1690,7 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
     if (model.tokenizer.character_model) {
       append_learned_tokenizer(*model.tokenizer.character_model, encoding, out);
     }
+    if (!model.ensemble.empty()) append_ensemble(model, encoding, out);
     append_section("training", OrderedJson(model.training.fields), false, out);
     if (calibrated) {
       append_section("calibration",

@@ -16,11 +16,6 @@ constexpr int kMaxVocabulary = 5'000'000;
 constexpr int kMaxLayers = 64;
 constexpr int kMaxWidth = 16;
 constexpr std::int64_t kMaxParameters = 1'000'000'000 / 4;  // 1 GB of float32
-// The tables a Tagger derives from the weights when it is built (lib/src/infer/): every
-// character's convolution products, [sum of char_widths, char_vocab_size, char_filters], and
-// the position table, [min(max_sequence_length, 1024), d_model]. They are not in the file,
-// so the file's size cannot bound them: this does. The shipped model's are 0.33 M values.
-constexpr std::int64_t kMaxDerivedValues = std::int64_t{1} << 26;  // 256 MiB of float32
 constexpr std::int64_t kLongestPositionTable = 1024;  // infer/inference_network.cpp's window
 
 void require_range(const char* field, std::int64_t actual, std::int64_t low, std::int64_t high) {
@@ -32,6 +27,18 @@ void require_range(const char* field, std::int64_t actual, std::int64_t low, std
 }
 
 }  // namespace
+
+// The tables a Tagger derives from the weights when it is built (lib/src/infer/): every
+// character's convolution products, [sum of char_widths, char_vocab_size, char_filters], and
+// the position table, [min(max_sequence_length, 1024), d_model]. The shipped English model's
+// are 0.33 M values.
+std::int64_t derived_values(const ModelConfig& config) {
+  std::int64_t width_sum = 0;
+  for (int width : config.char_widths) width_sum += width;
+  return width_sum * config.char_vocab_size * config.char_filters +
+         std::min<std::int64_t>(config.max_sequence_length, kLongestPositionTable) *
+             config.d_model;
+}
 
 void validate(const ModelConfig& config) {
   require_range("word_dim", config.word_dim, 1, kMaxDimension);
@@ -61,11 +68,7 @@ void validate(const ModelConfig& config) {
     throw ModelError("config.layer_norm_epsilon = " + std::to_string(config.layer_norm_epsilon) +
                      " is out of range: expected a value in (0, 1)");
   }
-  std::int64_t width_sum = 0;
-  for (int width : config.char_widths) width_sum += width;
-  const std::int64_t derived =
-      width_sum * config.char_vocab_size * config.char_filters +
-      std::min<std::int64_t>(config.max_sequence_length, kLongestPositionTable) * config.d_model;
+  const std::int64_t derived = derived_values(config);
   if (derived > kMaxDerivedValues) {
     throw ModelError(
         "config: the tables built from the model when it is loaded (character "

@@ -11,6 +11,10 @@ void sync_vocabulary_sizes(Model& model) {
   model.config.num_xpos = model.xpos.size();
 }
 
+bool same_tag_sets(const Model& a, const Model& b) {
+  return a.upos.items() == b.upos.items() && a.xpos.items() == b.xpos.items();
+}
+
 void widen_word_embedding(Model& model) {
   if (!model.word_embedding_int8) return;
   const QuantizedRows& table = *model.word_embedding_int8;
