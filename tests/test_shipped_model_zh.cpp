@@ -75,13 +75,20 @@ TEST_CASE("The shipped Chinese model keeps its raw-text scores on GSD dev", "[sh
     }
   }
   const RawEvaluation evaluation = evaluate_raw(gold, system);
-  // Gold words: the card's dev UPOS accuracy (92.79), less a little for bfloat16.
-  CHECK(evaluate(tagger, gold).upos.accuracy() >= 92.5);
-  // The model card's dev figures (91.70, 97.89, 85.89), less a little for bfloat16 on CPUs
-  // with AMX.
+  // Gold words: the card's dev UPOS accuracy (93.21), less a little for bfloat16; and the three
+  // taggers together beat the first alone (92.79) by more than noise.
+  const double ensemble_accuracy = evaluate(tagger, gold).upos.accuracy();
+  CHECK(ensemble_accuracy >= 93.0);
+  REQUIRE(chinese_model()->ensemble.size() == 2);
+  Model first = *chinese_model();
+  first.ensemble.clear();
+  const Tagger first_tagger(std::make_shared<const Model>(std::move(first)));
+  CHECK(ensemble_accuracy >= evaluate(first_tagger, gold).upos.accuracy() + 0.2);
+  // The model card's dev figures (91.73, 97.89, 86.28), less a little for bfloat16 on other
+  // CPUs.
   CHECK(100.0 * evaluation.words.f1() >= 91.5);
   CHECK(100.0 * evaluation.sentences.f1() >= 97.0);
-  CHECK(100.0 * evaluation.upos.f1() >= 85.5);
+  CHECK(100.0 * evaluation.upos.f1() >= 86.0);
 }
 
 }  // namespace sawtag
