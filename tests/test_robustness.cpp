@@ -318,9 +318,9 @@ TEST_CASE_METHOD(CliFixture, "robustness: a model file that is not JSON", "[robu
 
 TEST_CASE_METHOD(CliFixture, "robustness: a model file from a newer version", "[robustness]") {
   Json document = tiny_model_json();
-  document["version"] = 5;
+  document["version"] = 6;
   check_one_line_error(tag_with_model(dir.write("new.json", document.dump())), 1,
-                       "new.json: model file version 5 is newer than this sawtag supports (4): "
+                       "new.json: model file version 6 is newer than this sawtag supports (5): "
                        "upgrade sawtag");
 }
 
