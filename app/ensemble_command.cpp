@@ -25,9 +25,6 @@
 namespace sawtag::cli {
 namespace {
 
-// The most taggers one file holds (the loader's limit).
-constexpr std::size_t kMaxTaggers = 16;
-
 struct EnsembleArguments {
   std::vector<std::string> model_paths;
   std::string output_path;
@@ -36,15 +33,6 @@ struct EnsembleArguments {
   bool int8_words = false;
   int threads = 2;
 };
-
-// `model` as a further tagger: its network and what the network reads, nothing else.
-std::shared_ptr<const Model> network_only(Model model) {
-  model.ensemble.clear();
-  model.tokenizer = TokenizerData{};
-  model.calibration = Calibration{};
-  model.self_tests.clear();
-  return std::make_shared<const Model>(std::move(model));
-}
 
 std::string accuracy_of(const Tagger& tagger, const std::vector<Sentence>& dev, int threads) {
   const Evaluation evaluation = evaluate(tagger, dev, threads);
@@ -63,12 +51,15 @@ Model combine(const std::vector<std::string>& paths) {
                        " (the same UPOS and XPOS lists, in the same order): taggers of one "
                        "ensemble must share them");
     }
+    // The file keeps only a further tagger's network (serialize_model leaves the rest out).
     std::vector<std::shared_ptr<const Model>> members = std::move(other.ensemble);
-    model.ensemble.push_back(network_only(std::move(other)));
+    other.ensemble.clear();
+    model.ensemble.push_back(std::make_shared<const Model>(std::move(other)));
     model.ensemble.insert(model.ensemble.end(), members.begin(), members.end());
   }
-  if (model.ensemble.size() + 1 > kMaxTaggers) {
-    throw InputError("an ensemble holds at most " + std::to_string(kMaxTaggers) + " taggers, got " +
+  if (model.ensemble.size() + 1 > kMaxEnsembleTaggers) {
+    throw InputError("an ensemble holds at most " + std::to_string(kMaxEnsembleTaggers) +
+                     " taggers, got " +
                      std::to_string(model.ensemble.size() + 1));
   }
   return model;
@@ -102,13 +93,13 @@ void run_ensemble(const EnsembleArguments& arguments, const std::string& command
   model.training.fields["ensemble_taggers"] = std::to_string(model.ensemble.size() + 1);
   spdlog::info("{} taggers, from {}", model.ensemble.size() + 1, sources);
 
+  const Tagger ensemble(std::make_shared<const Model>(model));  // checks the self-tests
   if (!dev.empty()) {
     Model first = model;
     first.ensemble.clear();
     spdlog::info("{}: the first tagger alone: {}", arguments.dev_path,
                  accuracy_of(Tagger(std::make_shared<const Model>(std::move(first))), dev,
                              arguments.threads));
-    const Tagger ensemble(std::make_shared<const Model>(model));
     spdlog::info("{}: the ensemble: {}", arguments.dev_path,
                  accuracy_of(ensemble, dev, arguments.threads));
     model.calibration = fit_calibration(ensemble, dev, arguments.threads);
@@ -118,7 +109,6 @@ void run_ensemble(const EnsembleArguments& arguments, const std::string& command
     spdlog::warn("no --dev: the first model's temperatures are kept, which may not suit the "
                  "ensemble's mean (run sawtag calibrate on it)");
   }
-  Tagger(std::make_shared<const Model>(model));  // its self-tests, before the file is written
   save_model(model, arguments.output_path, encoding_of(arguments, model));
   spdlog::info("wrote {}", arguments.output_path);
 }

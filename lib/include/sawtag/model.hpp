@@ -41,6 +41,9 @@ inline constexpr int kWordEndChar = 3;    // chars[3] == "</w>"
 
 struct Model;
 
+// The most taggers one model file holds: the model and 15 further ones (Model::ensemble).
+inline constexpr std::size_t kMaxEnsembleTaggers = 16;
+
 // Tables the tokenizer learns from a treebank.
 struct TokenizerData {
   // Lower-cased surface token -> its words: "don't" -> {"do", "n't"}.

@@ -82,7 +82,7 @@ constexpr std::size_t kEagerWordBytes = std::size_t{8} << 20;
 constexpr std::size_t kMaxLearnedTokenizerBytes = std::size_t{16} << 20;
 // An ensemble's further taggers (Model::ensemble): 16 taggers in all, each document at most
 // this long in the file. The shipped Chinese model's are 5.5 MB each (int8 words).
-constexpr std::size_t kMaxEnsembleMembers = 15;
+constexpr std::size_t kMaxEnsembleMembers = kMaxEnsembleTaggers - 1;
 constexpr std::size_t kMaxEnsembleMemberBytes = std::size_t{256} << 20;
 // The document's fields. Each may appear once, as may every key of every object.
 const std::initializer_list<std::string_view> kDocumentFields = {
