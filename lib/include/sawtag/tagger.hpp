@@ -37,6 +37,14 @@ struct WordTags {
   // With TagOptions::logits: the classifiers' raw scores, one per tag in tag-set order.
   std::vector<float> upos_logits;
   std::vector<float> xpos_logits;
+  // The lemma and the features (CoNLL-U's LEMMA and FEATS columns) when the model has those
+  // heads (Model::has_lemmas(), has_feats()); empty otherwise. lemma is the form rewritten by
+  // the most likely lemma rule that applies to it (sawtag/lemma_rule.hpp); feats is "_" for no
+  // features, else "Name=Value|..." sorted as UD requires.
+  std::string lemma;
+  std::string feats;
+  float lemma_probability = 0.0f;  // calibrated, of the chosen rule
+  float feats_probability = 0.0f;
 };
 
 // Attention probabilities of every layer and head: weights[((layer * num_heads + head) *
