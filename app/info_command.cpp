@@ -125,6 +125,15 @@ void run_info_command(const InfoCommandOptions& options) {
       << " characters\n";
   out << "upos (" << model.upos.size() << "): " << join(model.upos.items(), " ") << "\n";
   out << "xpos (" << model.xpos.size() << "): " << join(model.xpos.items(), " ") << "\n";
+  out << "heads: upos, xpos" << (model.has_lemmas() ? ", lemma" : "")
+      << (model.has_feats() ? ", feats" : "") << "\n";
+  if (model.has_feats()) {
+    out << "feats: " << model.feats.size() << " feature strings (the most frequent: "
+        << model.feats.at(0) << ")\n";
+  }
+  if (model.has_lemmas()) {
+    out << "lemma: " << model.lemma_rules.size() << " lemma rules\n";
+  }
   out << "tokenizer: " << model.tokenizer.multiword_tokens.size() << " multi-word tokens, "
       << model.tokenizer.abbreviations.size() << " abbreviations\n";
   if (const auto& characters = model.tokenizer.character_model) {
@@ -138,8 +147,10 @@ void run_info_command(const InfoCommandOptions& options) {
       << " (UPOS), " << model.calibration.xpos_temperature << " (XPOS)"
       << (model.calibration.upos_temperature == 1.0f && model.calibration.xpos_temperature == 1.0f
               ? ", not calibrated"
-              : ", calibrated")
-      << "\n";
+              : ", calibrated");
+  if (model.has_lemmas()) out << "; " << model.calibration.lemma_temperature << " (lemma)";
+  if (model.has_feats()) out << "; " << model.calibration.feats_temperature << " (feats)";
+  out << "\n";
   out << "self-tests: " << model.self_tests.size() << " sentences\n";
   out << "training:" << (model.training.fields.empty() ? " (no record)" : "") << "\n";
   for (const auto& [key, value] : model.training.fields)

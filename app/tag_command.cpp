@@ -30,8 +30,54 @@ const std::map<std::string, OutputFormat> kFormats{{"text", OutputFormat::text},
                                                    {"conllu", OutputFormat::conllu},
                                                    {"json", OutputFormat::json},
                                                    {"jsonl", OutputFormat::jsonl}};
-const std::map<std::string, TagColumns> kTagColumns{
-    {"upos", TagColumns::upos}, {"xpos", TagColumns::xpos}, {"both", TagColumns::both}};
+// --tags: a comma list of these; "both" = upos,xpos; "all" = every column the model predicts.
+const std::vector<std::string> kTagNames{"upos", "xpos", "lemma", "feats", "both", "all"};
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    items.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return items;
+}
+
+// "" when every item of the list is a known name, else the message.
+std::string check_tag_list(const std::string& list) {
+  for (const std::string& item : split_commas(list)) {
+    if (std::find(kTagNames.begin(), kTagNames.end(), item) == kTagNames.end()) {
+      return "'" + item + "' is not one of upos, xpos, lemma, feats, both, all";
+    }
+  }
+  return "";
+}
+
+// The columns --tags asks for, against what `model` predicts. No --tags: UPOS, except CoNLL-U,
+// which gets every column the model predicts (as UDPipe fills them).
+void choose_columns(const std::string& list, const Model& model, OutputOptions& output) {
+  std::string names = list;
+  if (names.empty()) names = output.format == OutputFormat::conllu ? "all" : "upos";
+  bool upos = false, xpos = false;
+  for (const std::string& item : split_commas(names)) {
+    const bool all = item == "all";
+    upos |= item == "upos" || item == "both" || all;
+    xpos |= item == "xpos" || item == "both" || all;
+    if (item == "lemma" && !model.has_lemmas()) {
+      throw InputError("--tags lemma: this model has no lemma head (see `sawtag info`)");
+    }
+    if (item == "feats" && !model.has_feats()) {
+      throw InputError("--tags feats: this model has no FEATS head (see `sawtag info`)");
+    }
+    output.lemmas |= item == "lemma" || (all && model.has_lemmas());
+    output.feats |= item == "feats" || (all && model.has_feats());
+  }
+  output.tags = upos && xpos ? TagColumns::both
+                : upos       ? TagColumns::upos
+                : xpos       ? TagColumns::xpos
+                             : TagColumns::none;
+}
 
 const std::map<OutputFormat, std::string> kExtensions{{OutputFormat::text, ".txt"},
                                                        {OutputFormat::tsv, ".tsv"},
@@ -56,7 +102,7 @@ struct TagCommandOptions {
   std::string output_dir;
   std::string input_kind = "raw";  // names checked by CLI11 against the maps above
   std::string format = "text";
-  std::string tags = "upos";
+  std::string tags;  // --tags as given; "" = the format's default (choose_columns)
   std::string output = "-";
   std::string attention;
   TagSessionOptions session;
@@ -129,7 +175,6 @@ void run_tag_command(TagCommandOptions options) {
   check_batch_options(options);
   options.session.input = kInputKinds.at(options.input_kind);
   options.session.output.format = kFormats.at(options.format);
-  options.session.output.tags = kTagColumns.at(options.tags);
   const OutputFormat format = options.session.output.format;
   if (options.session.output.top_k > 0 && format != OutputFormat::json &&
       format != OutputFormat::jsonl) {
@@ -142,6 +187,7 @@ void run_tag_command(TagCommandOptions options) {
   refuse_overwriting(options, locate_model(options.model));
   const Tagger tagger(load_located_model(options.model),
                       options.float32 ? TagPrecision::float32 : TagPrecision::fastest);
+  choose_columns(options.tags, tagger.model(), options.session.output);
   // One thread tags on the main thread; more get a pool, and the main thread reads and writes.
   std::unique_ptr<ThreadPool> pool;
   if (options.threads > 1) pool = std::make_unique<ThreadPool>(options.threads);
@@ -181,9 +227,12 @@ void add_tag_command(CLI::App& app) {
   command->add_option("-f,--format", options->format, "Output format")
       ->capture_default_str()
       ->check(CLI::IsMember(names_of(kFormats)));
-  command->add_option("--tags", options->tags, "Which tags to write")
-      ->capture_default_str()
-      ->check(CLI::IsMember(names_of(kTagColumns)));
+  command
+      ->add_option("--tags", options->tags,
+                   "Which columns to write, a comma list of upos, xpos, lemma, feats; both = "
+                   "upos,xpos; all = every column the model predicts (default: upos; for "
+                   "-f conllu, all)")
+      ->check(CLI::Validator(check_tag_list, "LIST", "tag list"));
   command->add_flag("--probs", options->session.output.probabilities,
                     "Write each tag's probability");
   command

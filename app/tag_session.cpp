@@ -53,6 +53,7 @@ TagSession::TagSession(const Tagger& tagger, const TagSessionOptions& options, O
   tagging_.tag_options.top_k = options.output.top_k;
   tagging_.tag_options.capture_attention = attention_output != nullptr;
   tagging_.tag_options.batch_words = options.batch_words;
+  tagging_.tag_options.morphology_probabilities = options.output.probabilities;
   tagging_.output = options.output;
   const OutputFormat format = options.output.format;
   tagging_.numbers_shown =

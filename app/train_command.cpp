@@ -50,6 +50,23 @@ void draw_progress(const TrainProgress& progress) {
                     fraction, details);
 }
 
+// "upos, xpos, lemma (412 rules), feats (230 strings)": what the model predicts, and which of
+// it this run learned.
+std::string learned_heads(const Model& model, const TrainOptions& options) {
+  std::string heads = options.base_model_path.empty() || options.fine_tune_base ? "upos, xpos" : "(upos, xpos kept)";
+  if (model.has_lemmas()) {
+    heads += ", lemma (" + std::to_string(model.lemma_rules.size()) + " rules)";
+  }
+  if (model.has_feats()) heads += ", feats (" + std::to_string(model.feats.size()) + " strings)";
+  if (!model.has_lemmas() || !model.has_feats()) {
+    heads += std::string("; the treebank has no ") +
+             (!model.has_lemmas() && !model.has_feats() ? "LEMMA or FEATS column"
+              : !model.has_lemmas()                   ? "LEMMA column"
+                                                      : "FEATS column");
+  }
+  return heads;
+}
+
 void run_train(TrainArguments& arguments, const std::string& command_line) {
   keep_freed_memory();
   TrainOptions& options = arguments.options;
@@ -63,7 +80,8 @@ void run_train(TrainArguments& arguments, const std::string& command_line) {
                                        {"--dev", arguments.dev_path},
                                        {"--pretrained-embeddings", options.pretrained_embeddings},
                                        {"--encoder", options.encoder_path},
-                                       {"--silver", options.silver_path}};
+                                       {"--silver", options.silver_path},
+                                       {"--base", options.base_model_path}};
   refuse_training_overwrites(read, {"--resume", options.resume_path},
                              {"-o", arguments.output_path}, {"--checkpoint", options.checkpoint_path});
 
@@ -78,8 +96,11 @@ void run_train(TrainArguments& arguments, const std::string& command_line) {
   if (terminal) observer.on_progress = draw_progress;
   observer.on_epoch = [terminal](const EpochSummary& summary) {
     if (terminal) clear_progress_bar();
-    spdlog::info("epoch {}: loss {:.4f}, dev UPOS {:.2f} XPOS {:.2f}, {:.0f} words/s, {}{}",
-                 summary.epoch, summary.loss, summary.dev_upos, summary.dev_xpos,
+    std::string morphology;
+    if (summary.has_lemmas) morphology += fmt::format(" lemma {:.2f}", summary.dev_lemmas);
+    if (summary.has_feats) morphology += fmt::format(" FEATS {:.2f}", summary.dev_feats);
+    spdlog::info("epoch {}: loss {:.4f}, dev UPOS {:.2f} XPOS {:.2f}{}, {:.0f} words/s, {}{}",
+                 summary.epoch, summary.loss, summary.dev_upos, summary.dev_xpos, morphology,
                  summary.words_per_second, format_duration(summary.seconds),
                  summary.improved ? " (best so far)"
                  : summary.failed_self_test.empty()
@@ -89,10 +110,13 @@ void run_train(TrainArguments& arguments, const std::string& command_line) {
   observer.on_message = [](const std::string& message) { spdlog::info("{}", message); };
 
   Model model = train_model(train, dev, options, observer);
+  spdlog::info("heads learned: {}", learned_heads(model, options));
   if (arguments.tokenizer == "learned") add_learned_tokenizer(model, train, dev, options, 0);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  model.training.fields["training_seconds"] = std::to_string(static_cast<long>(seconds));
+  model.training.fields[options.base_model_path.empty() ? "training_seconds"
+                                                        : "morphology_training_seconds"] =
+      std::to_string(static_cast<long>(seconds));
   const TensorEncoding encoding = arguments.json_array ? TensorEncoding::json_array
                                  : arguments.int8_words ? TensorEncoding::base64_float16_int8_words
                                  : arguments.float16    ? TensorEncoding::base64_float16
@@ -135,6 +159,16 @@ void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_
   command->add_option("--resume", options.resume_path, "Continue a stopped run from a checkpoint");
   command->add_option("--encoder", options.encoder_path,
                       "Start from a pre-trained encoder (sawtag pretrain); its sizes are used");
+  command->add_option("--base", options.base_model_path,
+                      "Add lemma and FEATS heads to this model: its network and UPOS/XPOS heads "
+                      "stay exactly as they are, and only the new heads are learned");
+  command->add_flag("--fine-tune-base", options.fine_tune_base,
+                    "With --base: train the whole base model with the new heads (its encoder at "
+                    "--encoder-lr-scale), not only the new heads");
+  command->add_option("--min-lemma-rule-count", options.min_lemma_rule_count,
+                      "Lemma rules seen fewer times in train are not classes")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
   command->add_option("--encoder-lr-scale", options.encoder_lr_scale,
                       "Learning rate of the embeddings and encoder layers, as a share of --lr "
                       "(the tagging heads train with --lr)")

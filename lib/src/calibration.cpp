@@ -1,5 +1,7 @@
 #include "sawtag/calibration.hpp"
 
+#include "train/morphology_targets.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -80,10 +82,41 @@ float fit_temperature(const std::vector<float>& logits, const std::vector<int>& 
   return static_cast<float>(std::exp((low + high) / 2.0));
 }
 
+// The FEATS and lemma heads' temperatures, where the model has them (gold words whose FEATS
+// string or lemma rule is not a class of the model, or whose lemma is "_", are left out).
+void fit_morphology_temperatures(const Model& model, const std::vector<Sentence>& gold,
+                                 const std::vector<TagResult>& results, Calibration& calibration) {
+  std::vector<float> feats_logits, lemma_logits;
+  std::vector<int> feats_gold, lemma_gold;
+  for (std::size_t i = 0; i < gold.size(); ++i) {
+    const std::vector<int> feats = train::feats_targets(model, gold[i]);
+    const std::vector<int> lemmas = train::lemma_targets(model, gold[i]);
+    for (std::size_t w = 0; w < gold[i].words.size(); ++w) {
+      const WordTags& tags = results[i].words[w];
+      if (model.has_feats()) {
+        feats_logits.insert(feats_logits.end(), tags.feats_logits.begin(), tags.feats_logits.end());
+        feats_gold.push_back(feats[w]);
+      }
+      if (model.has_lemmas()) {
+        lemma_logits.insert(lemma_logits.end(), tags.lemma_logits.begin(), tags.lemma_logits.end());
+        lemma_gold.push_back(lemmas[w]);
+      }
+    }
+  }
+  if (model.has_feats()) {
+    calibration.feats_temperature = fit_temperature(feats_logits, feats_gold, model.config.num_feats);
+  }
+  if (model.has_lemmas()) {
+    calibration.lemma_temperature =
+        fit_temperature(lemma_logits, lemma_gold, model.config.num_lemma_rules);
+  }
+}
+
 Calibration fit_calibration(const Tagger& tagger, const std::vector<Sentence>& gold,
                             int threads) {
   TagOptions options;
   options.logits = true;
+  options.morphology_probabilities = true;
   const std::vector<TagResult> results = tag_gold_words(tagger, gold, threads, options);
   const Model& model = tagger.model();
   std::vector<float> upos_logits;
@@ -103,6 +136,7 @@ Calibration fit_calibration(const Tagger& tagger, const std::vector<Sentence>& g
   Calibration calibration;
   calibration.upos_temperature = fit_temperature(upos_logits, upos_gold, model.config.num_upos);
   calibration.xpos_temperature = fit_temperature(xpos_logits, xpos_gold, model.config.num_xpos);
+  fit_morphology_temperatures(model, gold, results, calibration);
   return calibration;
 }
 

@@ -73,7 +73,7 @@ SentenceTags tag_sentence(const Share& share) {
   infer::MaskedCopies sentence_only;
   std::vector<float> logits;
   TaggerInternals::network(*share.tagger).forward_masked(*share.words, sentence_only, logits);
-  const int columns = model.config.num_upos + model.config.num_xpos;
+  const int columns = TaggerInternals::network(*share.tagger).num_logits();
   SentenceTags tags;
   tags.result.words.resize(static_cast<std::size_t>(n));
   RowTags row;
@@ -95,7 +95,7 @@ void run_share(const Share& share, std::promise<SentenceTags>* sentence_promise,
                SentenceExplanation& explanation) {
   const Model& model = share.tagger->model();
   const auto n = static_cast<int>(share.words->size());
-  const int columns = model.config.num_upos + model.config.num_xpos;
+  const int columns = TaggerInternals::network(*share.tagger).num_logits();
   int first_copy = share.first_window - 1;
   if (share.first_window == 0) {
     sentence_promise->set_value(tag_sentence(share));

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -78,6 +79,103 @@ void choose_tag(const float* logits, const Vocabulary& tags, float temperature, 
   if (top_k > 0) top = top_candidates(probabilities, tags, top_k);
 }
 
+// The most likely class of a row of logits (the first on a tie) and, when asked, its
+// calibrated probability: the morphology heads have hundreds of classes, and an exponential
+// for each would cost more than their products.
+int best_class(const float* logits, int count) {
+  return static_cast<int>(std::max_element(logits, logits + count) - logits);
+}
+
+float class_probability(const float* logits, int count, int chosen, float temperature) {
+  const float maximum = logits[best_class(logits, count)];
+  const float inverse_temperature = 1.0f / temperature;
+  float sum = 0.0f;
+  for (int c = 0; c < count; ++c) sum += std::exp((logits[c] - maximum) * inverse_temperature);
+  return std::exp((logits[chosen] - maximum) * inverse_temperature) / sum;
+}
+
+// The kRulesTried highest logits' indices, highest first (ties: the lower index first).
+constexpr int kRulesTried = 8;
+struct TopClasses {
+  int index[kRulesTried];
+  int count = 0;
+};
+
+TopClasses top_classes(const float* logits, int classes) {
+  TopClasses top;
+  for (int c = 0; c < classes; ++c) {
+    if (top.count == kRulesTried && logits[c] <= logits[top.index[kRulesTried - 1]]) continue;
+    int at = top.count < kRulesTried ? top.count++ : kRulesTried - 1;
+    while (at > 0 && logits[top.index[at - 1]] < logits[c]) {
+      top.index[at] = top.index[at - 1];
+      --at;
+    }
+    top.index[at] = c;
+  }
+  return top;
+}
+
+// The lemma of `form` from the lemma head's logits. Rules are tried from the most likely: the
+// first that applies (a rule cannot strip more than the form has) gives the lemma, unless its
+// lemma is not a word of the model's vocabulary and a rule at least kKnownWordOdds as likely
+// gives one that is ("retiring": "retir" -> "retire"). When none of the first few applies, the
+// form, lower-cased if the most likely rule lower-cases. Returns the chosen rule's index in
+// `rule`, -1 for that fallback.
+// Chosen on EWT dev (f1 model: 0.5 -> 96.68 % lemmas, 0.1 -> 96.77, 0.01 -> 96.86, 0.003 ->
+// 96.82; without the vocabulary, 96.59).
+constexpr float kKnownWordOdds = 0.01f;
+
+std::string choose_lemma(const float* logits, int num_rules, float temperature,
+                         const std::vector<LemmaRule>& rules, const Vocabulary& words,
+                         const std::string& form, int& rule) {
+  const TopClasses candidates = top_classes(logits, num_rules);
+  std::optional<std::string> first_lemma;
+  int first_rule = -1;
+  // log(kKnownWordOdds) in units of logits / temperature.
+  const float lowest_logit_step = temperature * std::log(kKnownWordOdds);
+  for (int k = 0; k < candidates.count; ++k) {
+    const int candidate = candidates.index[k];
+    if (first_lemma && logits[candidate] < logits[first_rule] + lowest_logit_step) break;
+    std::optional<std::string> lemma =
+        apply_lemma_rule(rules[static_cast<std::size_t>(candidate)], form);
+    if (!lemma) continue;
+    // No other rule is likely enough to be preferred: no need to look the lemma up.
+    const bool last_chance = k + 1 == candidates.count ||
+                             logits[candidates.index[k + 1]] <
+                                 logits[first_lemma ? first_rule : candidate] + lowest_logit_step;
+    if (!first_lemma && last_chance) {
+      rule = candidate;
+      return std::move(*lemma);
+    }
+    if (words.find(lower_case(*lemma)) >= 0) {
+      rule = candidate;
+      return std::move(*lemma);
+    }
+    if (!first_lemma) {
+      first_lemma = std::move(lemma);
+      first_rule = candidate;
+    }
+  }
+  if (first_lemma) {
+    rule = first_rule;
+    return std::move(*first_lemma);
+  }
+  rule = -1;
+  const bool lower = candidates.count > 0 &&
+                     rules[static_cast<std::size_t>(candidates.index[0])].casing ==
+                         LemmaRule::Casing::lower;
+  return lower ? lower_case(form) : form;
+}
+
+std::string lexicon_key(const std::string& form, const std::string& upos, const std::string& xpos) {
+  std::string key = form;
+  key += '\0';
+  key += upos;
+  key += '\0';
+  key += xpos;
+  return key;
+}
+
 // The loader validates a model file fully; this cheap check also covers models built in
 // memory, so that a wrong shape is a ModelError instead of an out-of-bounds read while tagging.
 void check_shapes(const Model& model) {
@@ -92,6 +190,11 @@ void check_shapes(const Model& model) {
                static_cast<std::size_t>(model.upos.size()));
   require_size("number of XPOS tags (config.num_xpos)", static_cast<std::size_t>(config.num_xpos),
                static_cast<std::size_t>(model.xpos.size()));
+  require_size("number of FEATS classes (config.num_feats)",
+               static_cast<std::size_t>(config.num_feats), static_cast<std::size_t>(model.feats.size()));
+  require_size("number of lemma rules (config.num_lemma_rules)",
+               static_cast<std::size_t>(config.num_lemma_rules),
+               static_cast<std::size_t>(model.lemma_rules.size()));
   require_size("number of encoder layers", static_cast<std::size_t>(config.num_layers),
                model.parameters.encoder.layers.size());
   require_size("number of character convolutions", config.char_widths.size(),
@@ -141,6 +244,12 @@ Tagger::Tagger(std::shared_ptr<const Model> model, TagPrecision precision)
     if (!member) throw ModelError("Tagger: an empty entry in the model's ensemble");
     check_shapes(*member);
   }
+  for (const std::string& rule : model_->lemma_rules.items()) {
+    lemma_rules_.push_back(parse_lemma_rule(rule));
+  }
+  for (const LemmaLexiconEntry& entry : model_->lemma_lexicon) {
+    lemma_lexicon_[lexicon_key(entry.form, entry.upos, entry.xpos)] = entry.lemma;
+  }
   network_ = std::make_shared<const infer::NetworkEnsemble>(
       *model_, precision == TagPrecision::float32 ? infer::Precision::float32
                                                   : infer::Precision::bfloat16);
@@ -173,8 +282,11 @@ namespace {
 class BatchTagger {
  public:
   BatchTagger(const Model& model, const infer::NetworkEnsemble& network,
+              const std::vector<LemmaRule>& lemma_rules,
+              const std::unordered_map<std::string, std::string>& lemma_lexicon,
               const TagOptions& options, std::vector<TagResult>& results)
-      : model_(model), network_(network), options_(options), results_(results) {}
+      : model_(model), network_(network), lemma_rules_(lemma_rules), lemma_lexicon_(lemma_lexicon),
+        options_(options), results_(results) {}
 
   void add(const std::vector<std::string>& words, std::size_t sentence) {
     const auto n = static_cast<int>(words.size());
@@ -217,9 +329,44 @@ class BatchTagger {
                    tags.upos_probability, tags.upos_top, probabilities_);
         choose_tag(row + num_upos, model_.xpos, calibration.xpos_temperature, options_.top_k,
                    tags.xpos, tags.xpos_probability, tags.xpos_top, probabilities_);
+        const int num_xpos = model_.config.num_xpos;
         if (options_.logits) {
           tags.upos_logits.assign(row, row + num_upos);
-          tags.xpos_logits.assign(row + num_upos, row + columns);
+          tags.xpos_logits.assign(row + num_upos, row + num_upos + num_xpos);
+        }
+        const float* morphology = row + num_upos + num_xpos;
+        if (options_.logits) {
+          tags.feats_logits.assign(morphology, morphology + model_.config.num_feats);
+          tags.lemma_logits.assign(morphology + model_.config.num_feats,
+                                   morphology + model_.config.num_feats +
+                                       model_.config.num_lemma_rules);
+        }
+        if (model_.has_feats()) {
+          const int num_feats = model_.config.num_feats;
+          const int chosen = best_class(morphology, num_feats);
+          tags.feats = model_.feats.at(chosen);
+          if (options_.morphology_probabilities) {
+            tags.feats_probability =
+                class_probability(morphology, num_feats, chosen, calibration.feats_temperature);
+          }
+          morphology += num_feats;
+        }
+        if (model_.has_lemmas()) {
+          const int num_rules = model_.config.num_lemma_rules;
+          int rule = -1;
+          const std::string& form = (*windows_[w].words)[static_cast<std::size_t>(word)];
+          tags.lemma = choose_lemma(morphology, num_rules, calibration.lemma_temperature,
+                                    lemma_rules_, model_.words, form, rule);
+          if (!lemma_lexicon_.empty()) {
+            const auto found = lemma_lexicon_.find(lexicon_key(form, tags.upos, tags.xpos));
+            if (found != lemma_lexicon_.end()) tags.lemma = found->second;
+          }
+          if (options_.morphology_probabilities) {
+            tags.lemma_probability =
+                rule < 0 ? 0.0f
+                         : class_probability(morphology, num_rules, rule,
+                                             calibration.lemma_temperature);
+          }
         }
       }
     }
@@ -233,6 +380,8 @@ class BatchTagger {
  private:
   const Model& model_;
   const infer::NetworkEnsemble& network_;
+  const std::vector<LemmaRule>& lemma_rules_;
+  const std::unordered_map<std::string, std::string>& lemma_lexicon_;
   const TagOptions& options_;
   std::vector<TagResult>& results_;
   std::vector<infer::WindowPlan> plans_;  // per sentence
@@ -248,7 +397,7 @@ class BatchTagger {
 std::vector<TagResult> Tagger::tag_batch(const std::vector<std::vector<std::string>>& sentences,
                                          const TagOptions& options) const {
   std::vector<TagResult> results(sentences.size());
-  BatchTagger batch(*model_, *network_, options, results);
+  BatchTagger batch(*model_, *network_, lemma_rules_, lemma_lexicon_, options, results);
   batch.reserve(sentences.size());
   for (std::size_t s = 0; s < sentences.size(); ++s) batch.add(sentences[s], s);
   batch.run();

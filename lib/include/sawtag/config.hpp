@@ -36,6 +36,10 @@ struct ModelConfig {
   int char_vocab_size = 0;
   int num_upos = 0;
   int num_xpos = 0;
+  // Classes of the optional morphology heads: whole FEATS strings and lemma rules (Model::feats,
+  // Model::lemma_rules); 0 = the model has no such head (and no such tensors).
+  int num_feats = 0;
+  int num_lemma_rules = 0;
 
   int head_dim() const { return d_model / num_heads; }
   int char_feature_dim() const { return char_filters * static_cast<int>(char_widths.size()); }

@@ -20,8 +20,10 @@ namespace sawtag {
 // "sawtag-model" files of this version are written; older ones are upgraded on load.
 inline constexpr const char* kModelFormat = "sawtag-model";
 // 2 added dtype "int8", 3 "calibration" and "learned_tokenizer", 4 config.edge_char_dim,
-// 5 "ensemble".
-inline constexpr int kModelVersion = 5;
+// 5 "ensemble", 6 the morphology heads (tag_sets.feats and tag_sets.lemma_rules).
+inline constexpr int kModelVersion = 6;
+// Written for a model without morphology heads that has an ensemble.
+inline constexpr int kModelVersionWithoutMorphology = 5;
 // Written for a model of one tagger (no Model::ensemble) with first- and last-character
 // embeddings.
 inline constexpr int kModelVersionWithoutEnsemble = 4;
@@ -68,6 +70,17 @@ struct TrainingRecord {
 struct Calibration {
   float upos_temperature = 1.0f;
   float xpos_temperature = 1.0f;
+  float feats_temperature = 1.0f;  // of the morphology heads, when the model has them
+  float lemma_temperature = 1.0f;
+};
+
+// A word of the training treebank whose lemma the lemma head's rules need not guess: when the
+// tagger gives a word this form, UPOS and XPOS, its lemma is this one.
+struct LemmaLexiconEntry {
+  std::string form;  // as written: "was"
+  std::string upos;  // "AUX"
+  std::string xpos;  // "VBD"
+  std::string lemma; // "be"
 };
 
 // A sentence with the tags the model must give it; checked when a Tagger is built.
@@ -82,6 +95,15 @@ struct Model {
   Vocabulary chars;  // single code points as UTF-8, the four reserved entries first
   Vocabulary upos;   // UPOS tag set
   Vocabulary xpos;   // XPOS tag set
+  // The morphology heads' classes, empty when the model has no such head: whole FEATS strings
+  // as the treebank writes them ("_" for none, "Number=Plur", ...), and lemma rules as
+  // sawtag::to_string(LemmaRule) writes them (sawtag/lemma_rule.hpp).
+  Vocabulary feats;
+  Vocabulary lemma_rules;
+  // Only with lemma_rules: the (form, UPOS, XPOS) of train whose most frequent lemma is neither
+  // the form nor the form lower-cased, with that lemma ("was" AUX VBD -> "be"). Stored in the
+  // file's "lemma_lexicon" section.
+  std::vector<LemmaLexiconEntry> lemma_lexicon;
   TokenizerData tokenizer;
   TrainingRecord training;
   Calibration calibration;
@@ -98,10 +120,13 @@ struct Model {
   // network is used (not its tokenizer, calibration or self-tests), and it has no ensemble or
   // learned tokenizer of its own. Stored in the file's "ensemble" section; empty for one tagger.
   std::vector<std::shared_ptr<const Model>> ensemble;
+
+  bool has_feats() const { return feats.size() > 0; }
+  bool has_lemmas() const { return lemma_rules.size() > 0; }
 };
 
-// Whether two models tag with the same UPOS and XPOS lists, in the same order (so that their
-// logits can be averaged column by column).
+// Whether two models tag with the same UPOS, XPOS, FEATS and lemma-rule lists, in the same
+// order (so that their logits can be averaged column by column).
 bool same_tag_sets(const Model& a, const Model& b);
 
 // What loading does with a word embedding stored as int8 rows (dtype "int8", as in the shipped

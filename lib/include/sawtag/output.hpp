@@ -23,11 +23,23 @@ enum class OutputFormat {
   jsonl    // one JSON sentence object per line
 };
 
-enum class TagColumns { upos, xpos, both };
+// Which of UPOS and XPOS are written (none: only the lemma and/or features, OutputOptions).
+enum class TagColumns { upos, xpos, both, none };
+
+inline bool writes_upos(TagColumns tags) {
+  return tags == TagColumns::upos || tags == TagColumns::both;
+}
+inline bool writes_xpos(TagColumns tags) {
+  return tags == TagColumns::xpos || tags == TagColumns::both;
+}
 
 struct OutputOptions {
   OutputFormat format = OutputFormat::text;
   TagColumns tags = TagColumns::upos;  // which tags are written (and filled in CoNLL-U)
+  // Also the lemma / the features (CoNLL-U's LEMMA, FEATS), from a model with those heads:
+  // text "saw/VERB/see/Mood=Ind|...", a tsv column each, json "lemma" and "feats".
+  bool lemmas = false;
+  bool feats = false;
   bool probabilities = false;          // write each tag's probability
   int top_k = 0;                       // json/jsonl: the k most likely tags of each word
 };
@@ -67,9 +79,10 @@ class OutputWriter {
 // `out` must outlive the writer.
 std::unique_ptr<OutputWriter> make_output_writer(std::ostream& out, const OutputOptions& options);
 
-// Fills the UPOS and/or XPOS columns (as options.tags says) of `sentence` from `result`; with
-// options.probabilities also adds "UPOSProb=0.982" / "XPOSProb=0.951" to MISC, replacing any
-// earlier ones. Other columns, comments, multi-word tokens and empty nodes are kept.
+// Fills the UPOS and/or XPOS columns (as options.tags says), and LEMMA and FEATS (as
+// options.lemmas and feats say), of `sentence` from `result`; with options.probabilities also
+// adds "UPOSProb=0.982" / "XPOSProb=0.951" / "LemmaProb=0.990" / "FeatsProb=0.974" to MISC,
+// replacing any earlier ones. Other columns, comments, multi-word tokens and empty nodes are kept.
 void apply_tags(Sentence& sentence, const TagResult& result, const OutputOptions& options);
 
 // Writes the attention file (docs/attention-format.md):

@@ -66,6 +66,9 @@ struct EncoderParameters {
 struct HeadParameters {
   LinearParameters upos;  // [d_model, num_upos]
   LinearParameters xpos;  // [d_model, num_xpos]
+  // The morphology heads; empty (and not visited) when config.num_feats / num_lemma_rules is 0.
+  LinearParameters feats;  // [d_model, num_feats]
+  LinearParameters lemma;  // [d_model, num_lemma_rules]
 };
 
 struct Parameters {
@@ -143,6 +146,12 @@ void for_each_parameter(P& parameters, const ModelConfig& config, Visit&& visit)
   detail::visit_norm(encoder.final_norm, "encoder.final_norm", d, visit);
   detail::visit_linear(parameters.heads.upos, "heads.upos", d, config.num_upos, visit);
   detail::visit_linear(parameters.heads.xpos, "heads.xpos", d, config.num_xpos, visit);
+  if (config.num_feats > 0) {
+    detail::visit_linear(parameters.heads.feats, "heads.feats", d, config.num_feats, visit);
+  }
+  if (config.num_lemma_rules > 0) {
+    detail::visit_linear(parameters.heads.lemma, "heads.lemma", d, config.num_lemma_rules, visit);
+  }
 }
 
 // Parameters with every tensor allocated to its shape and zero-filled.

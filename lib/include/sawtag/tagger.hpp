@@ -4,8 +4,10 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
+#include "sawtag/lemma_rule.hpp"
 #include "sawtag/model.hpp"
 
 namespace sawtag {
@@ -13,7 +15,10 @@ namespace sawtag {
 struct TagOptions {
   int top_k = 0;                   // also return the k most likely tags of each word
   bool capture_attention = false;  // fill TagResult::attention
-  bool logits = false;             // fill WordTags::upos_logits and xpos_logits
+  bool logits = false;  // fill WordTags::upos_logits and xpos_logits (feats_, lemma_logits)
+  // Fill WordTags::lemma_probability and feats_probability (an exponential per class of the
+  // morphology heads: hundreds of them; they are 0 otherwise).
+  bool morphology_probabilities = false;
   // tag_batch() runs about this many words through the network at a time (at least one
   // window). It changes speed and memory, never a result. 256 keeps a batch's activations in a
   // core's L2 cache (256 x d_ff 512 floats = 512 KB): EWT train text tagged 9 % faster than
@@ -37,13 +42,17 @@ struct WordTags {
   // With TagOptions::logits: the classifiers' raw scores, one per tag in tag-set order.
   std::vector<float> upos_logits;
   std::vector<float> xpos_logits;
+  std::vector<float> feats_logits;  // one per Model::feats class, when the model has the head
+  std::vector<float> lemma_logits;  // one per Model::lemma_rules rule
   // The lemma and the features (CoNLL-U's LEMMA and FEATS columns) when the model has those
   // heads (Model::has_lemmas(), has_feats()); empty otherwise. lemma is the form rewritten by
   // the most likely lemma rule that applies to it (sawtag/lemma_rule.hpp); feats is "_" for no
   // features, else "Name=Value|..." sorted as UD requires.
   std::string lemma;
   std::string feats;
-  float lemma_probability = 0.0f;  // calibrated, of the chosen rule
+  // Calibrated, of the chosen rule (0 when no rule applied) and FEATS string; only with
+  // TagOptions::morphology_probabilities.
+  float lemma_probability = 0.0f;
   float feats_probability = 0.0f;
 };
 
@@ -110,6 +119,9 @@ class Tagger {
   friend struct TaggerInternals;  // lib/src/tagger_internals.hpp: the library's own access
   std::shared_ptr<const Model> model_;
   std::shared_ptr<const infer::NetworkEnsemble> network_;  // every tagger's network
+  std::vector<LemmaRule> lemma_rules_;  // Model::lemma_rules, parsed
+  // Model::lemma_lexicon: form '\0' UPOS '\0' XPOS -> lemma.
+  std::unordered_map<std::string, std::string> lemma_lexicon_;
 };
 
 }  // namespace sawtag

@@ -72,6 +72,20 @@ struct TrainOptions {
   std::string silver_path;
   float silver_ratio = 1.0f;
 
+  // The morphology heads are learned whenever the treebank has the column (a FEATS or LEMMA
+  // other than "_"). Lemma rules seen fewer times in train are not classes (a word whose rule
+  // is not a class is left out of the lemma loss).
+  int min_lemma_rule_count = 2;
+  // A model to add the morphology heads to: its network, vocabularies and UPOS/XPOS heads are
+  // kept exactly as they are (frozen), and only the heads it lacks (FEATS, lemma) are learned,
+  // from its encoder's vectors. The sizes, vectors, encoder and silver options do not apply.
+  // Empty = train a whole model.
+  std::string base_model_path;
+  // With base_model_path: train the whole base model with the new heads instead (its encoder
+  // at learning_rate x encoder_lr_scale, every head at learning_rate), starting from its
+  // weights and keeping its vocabularies (rows of frozen pre-trained vectors stay frozen).
+  bool fine_tune_base = false;
+
   // Recorded in the model file.
   std::string corpus;
   std::string command;
@@ -95,6 +109,11 @@ struct EpochSummary {
   double words_per_second = 0.0;
   double dev_upos = 0.0;  // accuracy in percent
   double dev_xpos = 0.0;
+  // Dev accuracy of the morphology heads (whole FEATS string; lemma), when the model has them.
+  bool has_feats = false;
+  bool has_lemmas = false;
+  double dev_feats = 0.0;
+  double dev_lemmas = 0.0;
   std::string failed_self_test;  // words of the first self-test this epoch's model got wrong
   bool improved = false;  // the best model so far (a model failing a self-test never is)
 };

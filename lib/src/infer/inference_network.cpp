@@ -93,8 +93,15 @@ InferenceNetwork::InferenceNetwork(const Model& model, Precision precision, cons
   // The input rows are computed once per word form and cached, and the heads are small: both
   // stay float32. Precision only applies to the encoder layers, where the work is.
   input_projection_ = PackedLinear({&encoder.input_projection}, Precision::float32, kernels);
-  heads_ = PackedLinear({&model.parameters.heads.upos, &model.parameters.heads.xpos},
-                        Precision::float32, kernels);
+  const HeadParameters& heads = model.parameters.heads;
+  heads_ = PackedLinear({&heads.upos, &heads.xpos}, Precision::float32, kernels);
+  // The morphology heads have hundreds of classes (EWT: 230 FEATS strings, 323 lemma rules):
+  // in float32 they would cost a quarter of the encoder's time, so they run at the encoder's
+  // precision. The UPOS and XPOS logits are the same as without them.
+  std::vector<const LinearParameters*> morphology;
+  if (config.num_feats > 0) morphology.push_back(&heads.feats);
+  if (config.num_lemma_rules > 0) morphology.push_back(&heads.lemma);
+  if (!morphology.empty()) morphology_heads_ = PackedLinear(morphology, precision, kernels);
   for (const EncoderLayerParameters& parameters : encoder.layers) {
     Layer layer;
     layer.attention_norm = &parameters.attention_norm;
@@ -216,12 +223,22 @@ void InferenceNetwork::write_logits(int rows, Workspace& work, float* logits) co
   const ModelConfig& config = model_.config;
   layer_norm(kernels_, model_.parameters.encoder.final_norm, config.layer_norm_epsilon,
              work.x.data(), rows, config.d_model, width_, work.normed.data());
+  const int columns = num_logits();
+  const int tagging_columns = config.num_upos + config.num_xpos;
   work.projected.resize(static_cast<std::size_t>(rows) * heads_.stride());
   heads_.apply(work.normed.data(), width_, rows, work.projected.data());
-  const int columns = num_logits();
   for (int r = 0; r < rows; ++r) {
-    std::copy_n(work.projected.data() + static_cast<std::size_t>(r) * heads_.stride(), columns,
-                logits + static_cast<std::size_t>(r) * columns);
+    std::copy_n(work.projected.data() + static_cast<std::size_t>(r) * heads_.stride(),
+                tagging_columns, logits + static_cast<std::size_t>(r) * columns);
+  }
+  if (columns == tagging_columns) return;
+  const int stride = morphology_heads_.stride();
+  work.projected.resize(static_cast<std::size_t>(rows) * stride);
+  morphology_heads_.apply(work.normed.data(), width_, rows, work.projected.data());
+  for (int r = 0; r < rows; ++r) {
+    std::copy_n(work.projected.data() + static_cast<std::size_t>(r) * stride,
+                columns - tagging_columns,
+                logits + static_cast<std::size_t>(r) * columns + tagging_columns);
   }
 }
 

@@ -50,8 +50,12 @@ class InferenceNetwork {
 
   // Longest window: the model's max_sequence_length, capped at 1024 words.
   int max_window() const;
-  // Logit columns per word: UPOS tags, then XPOS tags.
-  int num_logits() const { return model_.config.num_upos + model_.config.num_xpos; }
+  // Logit columns per word: UPOS tags, then XPOS tags, then the FEATS classes and the lemma
+  // rules where the model has those heads.
+  int num_logits() const {
+    const ModelConfig& config = model_.config;
+    return config.num_upos + config.num_xpos + config.num_feats + config.num_lemma_rules;
+  }
 
   // Runs the windows as one batch. logits receives sum(count) rows of num_logits() floats,
   // the windows' words in order. Thread-safe.
@@ -95,7 +99,8 @@ class InferenceNetwork {
   std::vector<Layer> layers_;
   CharEncoder char_encoder_;
   PackedLinear input_projection_;
-  PackedLinear heads_;            // UPOS and XPOS side by side
+  PackedLinear heads_;             // UPOS and XPOS side by side, float32
+  PackedLinear morphology_heads_;  // FEATS and lemma rules, where the model has them
   std::vector<float> positions_;  // [max_window, d_model] sinusoidal position vectors
   std::unique_ptr<InputCache> input_cache_;
 };

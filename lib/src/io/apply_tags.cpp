@@ -15,7 +15,8 @@ std::string misc_without_probabilities(const std::string& misc) {
     std::size_t end = misc.find('|', begin);
     if (end == std::string::npos) end = misc.size();
     const std::string entry = misc.substr(begin, end - begin);
-    const bool ours = entry.rfind("UPOSProb=", 0) == 0 || entry.rfind("XPOSProb=", 0) == 0;
+    const bool ours = entry.rfind("UPOSProb=", 0) == 0 || entry.rfind("XPOSProb=", 0) == 0 ||
+                      entry.rfind("LemmaProb=", 0) == 0 || entry.rfind("FeatsProb=", 0) == 0;
     if (!entry.empty() && entry != "_" && !ours) {
       if (!kept.empty()) kept += '|';
       kept += entry;
@@ -35,18 +36,22 @@ void add_misc(std::string& misc, const char* key, float probability) {
 }  // namespace
 
 void apply_tags(Sentence& sentence, const TagResult& result, const OutputOptions& options) {
-  const bool upos = options.tags != TagColumns::xpos;
-  const bool xpos = options.tags != TagColumns::upos;
+  const bool upos = writes_upos(options.tags);
+  const bool xpos = writes_xpos(options.tags);
   const std::size_t count = std::min(sentence.words.size(), result.words.size());
   for (std::size_t i = 0; i < count; ++i) {
     Word& word = sentence.words[i];
     const WordTags& tags = result.words[i];
     if (upos) word.upos = tags.upos;
     if (xpos) word.xpos = tags.xpos;
+    if (options.lemmas && !tags.lemma.empty()) word.lemma = tags.lemma;
+    if (options.feats && !tags.feats.empty()) word.feats = tags.feats;
     if (!options.probabilities) continue;
     std::string misc = misc_without_probabilities(word.misc);
     if (upos) add_misc(misc, "UPOSProb", tags.upos_probability);
     if (xpos) add_misc(misc, "XPOSProb", tags.xpos_probability);
+    if (options.lemmas && !tags.lemma.empty()) add_misc(misc, "LemmaProb", tags.lemma_probability);
+    if (options.feats && !tags.feats.empty()) add_misc(misc, "FeatsProb", tags.feats_probability);
     word.misc = misc.empty() ? "_" : misc;
   }
 }

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "io/base64.hpp"
+#include "sawtag/lemma_rule.hpp"
 #include "io/cut_document.hpp"
 #include "io/float16.hpp"
 #include "io/mapped_file.hpp"
@@ -88,7 +89,9 @@ constexpr std::size_t kMaxEnsembleMemberBytes = std::size_t{256} << 20;
 const std::initializer_list<std::string_view> kDocumentFields = {
     "format",   "version",     "config",     "vocabularies", "tag_sets",          "tokenizer",
     "training", "calibration", "self_tests", "tensors",      "learned_tokenizer",
-    "ensemble"};
+    "ensemble", "lemma_lexicon"};
+// The most entries of "lemma_lexicon" (EWT train gives 6,500).
+constexpr std::size_t kMaxLemmaLexiconEntries = 10'000'000;
 constexpr std::string_view kBase64Prefix = "base64:";
 constexpr std::string_view kFloat32 = "float32";
 constexpr std::string_view kFloat16 = "float16";
@@ -233,6 +236,10 @@ class ModelReader {
     }
     if (const Json* self_tests = optional_member(current, "self_tests", "")) {
       read_self_tests(*self_tests, model);
+    }
+    if (const Json* lexicon = optional_member(current, "lemma_lexicon", "")) {
+      if (!model.has_lemmas()) fail("lemma_lexicon: the model has no tag_sets.lemma_rules");
+      read_lemma_lexicon(*lexicon, model.lemma_lexicon);
     }
     read_tensors(member(current, "tensors", ""), model);
     if (deferred_words_ != nullptr) read_deferred_words(model);
@@ -569,6 +576,9 @@ class ModelReader {
     } else if (path == "tag_sets") {
       early_sizes_[2] = size_of("upos");
       early_sizes_[3] = size_of("xpos");
+      // Optional (version 6): absent means no such head.
+      early_feats_ = std::max(size_of("feats"), 0);
+      early_lemma_rules_ = std::max(size_of("lemma_rules"), 0);
     }
   }
 
@@ -585,6 +595,8 @@ class ModelReader {
       config.char_vocab_size = early_sizes_[1];
       config.num_upos = early_sizes_[2];
       config.num_xpos = early_sizes_[3];
+      config.num_feats = early_feats_;
+      config.num_lemma_rules = early_lemma_rules_;
       validate(config);
       Parameters shapes;  // sized by the visit, its tensors left empty
       for_each_parameter(shapes, config,
@@ -627,6 +639,7 @@ class ModelReader {
     if (version == 2) version = 3;  // 3 only added the optional "calibration" and "learned_tokenizer"
     if (version == 3) version = 4;  // 4 only added the optional config.edge_char_dim
     if (version == 4) version = 5;  // 5 only added the optional "ensemble"
+    if (version == 5) version = 6;  // 6 only added the optional tag_sets.feats and lemma_rules
     if (version != kModelVersion) {
       fail("internal error: no upgrade from version " + std::to_string(version));
     }
@@ -828,7 +841,10 @@ class ModelReader {
     } else {
       items = read_strings(value, full_path);
     }
-    if (path == "tag_sets") require_all_valid(items, full_path, model_strings::tag_problem);
+    // Lemma rules may add text with spaces (a UD lemma may hold one); read_vocabularies parses them.
+    if (path == "tag_sets" && full_path != "tag_sets.lemma_rules") {
+      require_all_valid(items, full_path, model_strings::tag_problem);
+    }
     if (full_path == "vocabularies.chars") {
       constexpr std::size_t kReservedChars = 4;  // "<pad>", "<unk>", "<w>", "</w>"
       for (std::size_t i = kReservedChars; i < items.size(); ++i) {
@@ -909,9 +925,29 @@ class ModelReader {
     require_reserved(model.chars, "vocabularies.chars", {"<pad>", "<unk>", "<w>", "</w>"});
 
     const Json& tag_sets = member(document, "tag_sets", "");
-    check_known_fields(tag_sets, "tag_sets", {"upos", "xpos"});
+    check_known_fields(tag_sets, "tag_sets", {"upos", "xpos", "feats", "lemma_rules"});
     model.upos = read_vocabulary(tag_sets, "upos", "tag_sets");
     model.xpos = read_vocabulary(tag_sets, "xpos", "tag_sets");
+    // Optional (version 6): the morphology heads' classes.
+    if (optional_member(tag_sets, "feats", "tag_sets") != nullptr) {
+      model.feats = read_vocabulary(tag_sets, "feats", "tag_sets");
+      if (model.feats.size() == 0) fail("tag_sets.feats is empty: leave it out for no FEATS head");
+    }
+    if (optional_member(tag_sets, "lemma_rules", "tag_sets") != nullptr) {
+      model.lemma_rules = read_vocabulary(tag_sets, "lemma_rules", "tag_sets");
+      if (model.lemma_rules.size() == 0) {
+        fail("tag_sets.lemma_rules is empty: leave it out for no lemma head");
+      }
+      // Every string of the file holds no control character (read_strings), so neither does
+      // what a rule adds to the LEMMA column.
+      for (int r = 0; r < model.lemma_rules.size(); ++r) {
+        try {
+          parse_lemma_rule(model.lemma_rules.at(r));
+        } catch (const ModelError& error) {
+          fail("tag_sets.lemma_rules[" + std::to_string(r) + "]: " + error.what());
+        }
+      }
+    }
     if (model.upos.size() == 0) fail("tag_sets.upos is empty: a model needs at least one tag");
     if (model.xpos.size() == 0) fail("tag_sets.xpos is empty: a model needs at least one tag");
   }
@@ -1010,10 +1046,13 @@ class ModelReader {
     }
   }
 
-  // {"upos_temperature": 0.8, "xpos_temperature": 0.8}: both required, in [0.01, 100].
+  // {"upos_temperature": 0.8, "xpos_temperature": 0.8}: both required, in [0.01, 100];
+  // "feats_temperature" and "lemma_temperature" optional (version 6), 1 when absent.
   void read_calibration(const Json& section, Calibration& calibration) const {
     require_type(section, Json::value_t::object, "calibration");
-    check_known_fields(section, "calibration", {"upos_temperature", "xpos_temperature"});
+    check_known_fields(section, "calibration",
+                       {"upos_temperature", "xpos_temperature", "feats_temperature",
+                        "lemma_temperature"});
     const auto temperature = [&](const char* name) {
       const std::string path = std::string("calibration.") + name;
       const Json& value = member(section, name, "calibration");
@@ -1026,6 +1065,34 @@ class ModelReader {
     };
     calibration.upos_temperature = temperature("upos_temperature");
     calibration.xpos_temperature = temperature("xpos_temperature");
+    if (optional_member(section, "feats_temperature", "calibration") != nullptr) {
+      calibration.feats_temperature = temperature("feats_temperature");
+    }
+    if (optional_member(section, "lemma_temperature", "calibration") != nullptr) {
+      calibration.lemma_temperature = temperature("lemma_temperature");
+    }
+  }
+
+  // [["was", "AUX", "VBD", "be"], ...]: form, UPOS, XPOS, lemma; none empty.
+  void read_lemma_lexicon(const Json& section, std::vector<LemmaLexiconEntry>& lexicon) const {
+    require_type(section, Json::value_t::array, "lemma_lexicon");
+    if (section.size() > kMaxLemmaLexiconEntries) {
+      fail("lemma_lexicon: " + std::to_string(section.size()) + " entries, at most " +
+           std::to_string(kMaxLemmaLexiconEntries));
+    }
+    lexicon.reserve(section.size());
+    for (std::size_t i = 0; i < section.size(); ++i) {
+      const std::string path = "lemma_lexicon[" + std::to_string(i) + "]";
+      const std::vector<std::string> fields = read_strings(section[i], path);
+      if (fields.size() != 4) {
+        fail(path + ": expected [form, UPOS, XPOS, lemma], got " + std::to_string(fields.size()) +
+             " strings");
+      }
+      for (const std::string& field : fields) {
+        if (field.empty()) fail(path + ": an empty string");
+      }
+      lexicon.push_back({fields[0], fields[1], fields[2], fields[3]});
+    }
   }
 
   void read_self_tests(const Json& section, Model& model) const {
@@ -1439,6 +1506,8 @@ class ModelReader {
   bool newer_version_ = false;
   std::optional<Json> early_config_;
   int early_sizes_[4] = {-1, -1, -1, -1};                             // words, chars, upos, xpos
+  int early_feats_ = 0;        // tag_sets.feats and lemma_rules, when present
+  int early_lemma_rules_ = 0;
   std::map<std::string, std::int64_t, std::less<>> expected_counts_;  // tensor -> values
   // The numbers of each tensor's data array ("data": [...]), taken out of the document tree.
   // read_tensor moves them out (mutable: the reader is const after parsing).
@@ -1622,6 +1691,8 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
   config.char_vocab_size = model.chars.size();
   config.num_upos = model.upos.size();
   config.num_xpos = model.xpos.size();
+  config.num_feats = model.feats.size();
+  config.num_lemma_rules = model.lemma_rules.size();
 
   // The word embedding is most of a model: it alone may be written as int8. A kept int8 table
   // is written as it is then, and widened for the other encodings.
@@ -1667,10 +1738,15 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
   try {
     out += "{\n";
     append_section("format", OrderedJson(kModelFormat), false, out);
-    const bool calibrated = model.calibration.upos_temperature != 1.0f ||
-                            model.calibration.xpos_temperature != 1.0f;
+    const Calibration& calibration = model.calibration;
+    const bool calibrated = calibration.upos_temperature != 1.0f ||
+                            calibration.xpos_temperature != 1.0f ||
+                            calibration.feats_temperature != 1.0f ||
+                            calibration.lemma_temperature != 1.0f;
+    const bool morphology = model.has_feats() || model.has_lemmas();
     // The lowest version that holds the model, so that older readers read what they can.
-    const int version = !model.ensemble.empty()  ? kModelVersion
+    const int version = morphology               ? kModelVersion
+                        : !model.ensemble.empty()  ? kModelVersionWithoutMorphology
                         : config.edge_char_dim > 0 ? kModelVersionWithoutEnsemble
                         : model.tokenizer.character_model || calibrated
                             ? kModelVersionWithoutEdgeChars
@@ -1680,9 +1756,10 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
     append_section("vocabularies",
                    OrderedJson{{"words", model.words.items()}, {"chars", model.chars.items()}},
                    false, out);
-    append_section("tag_sets",
-                   OrderedJson{{"upos", model.upos.items()}, {"xpos", model.xpos.items()}}, false,
-                   out);
+    OrderedJson tag_sets{{"upos", model.upos.items()}, {"xpos", model.xpos.items()}};
+    if (model.has_feats()) tag_sets["feats"] = model.feats.items();
+    if (model.has_lemmas()) tag_sets["lemma_rules"] = model.lemma_rules.items();
+    append_section("tag_sets", tag_sets, false, out);
     append_section("tokenizer",
                    OrderedJson{{"multiword_tokens", model.tokenizer.multiword_tokens},
                                {"abbreviations", model.tokenizer.abbreviations}},
@@ -1693,12 +1770,20 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
     if (!model.ensemble.empty()) append_ensemble(model, encoding, out);
     append_section("training", OrderedJson(model.training.fields), false, out);
     if (calibrated) {
-      append_section("calibration",
-                     OrderedJson{{"upos_temperature", model.calibration.upos_temperature},
-                                 {"xpos_temperature", model.calibration.xpos_temperature}},
-                     false, out);
+      OrderedJson temperatures{{"upos_temperature", calibration.upos_temperature},
+                               {"xpos_temperature", calibration.xpos_temperature}};
+      if (model.has_feats()) temperatures["feats_temperature"] = calibration.feats_temperature;
+      if (model.has_lemmas()) temperatures["lemma_temperature"] = calibration.lemma_temperature;
+      append_section("calibration", temperatures, false, out);
     }
     append_section("self_tests", self_tests_json(model.self_tests), false, out);
+    if (!model.lemma_lexicon.empty()) {
+      OrderedJson lexicon = OrderedJson::array();
+      for (const LemmaLexiconEntry& entry : model.lemma_lexicon) {
+        lexicon.push_back({entry.form, entry.upos, entry.xpos, entry.lemma});
+      }
+      append_section("lemma_lexicon", lexicon, false, out);
+    }
   } catch (const OrderedJson::exception& error) {
     // nlohmann refuses to write invalid UTF-8.
     throw ModelError(std::string("cannot save the model: ") + error.what());

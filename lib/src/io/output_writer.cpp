@@ -3,6 +3,8 @@
 //   tsv:    words<TAB>upos<TAB>xpos<TAB>upos probs<TAB>xpos probs, each cell space-separated
 //   conllu: UPOS/XPOS columns filled, MISC UPOSProb=0.982|XPOSProb=0.951
 //   json(l): {"words": [{"id": 1, "form": "saw", "upos": "VERB", "upos_prob": 0.982, ...}]}
+// With --tags all: text saw/VERB/VBD/see/Mood=Ind|..., tsv columns lemma and feats after xpos,
+// CoNLL-U LEMMA and FEATS filled, json "lemma", "feats" (and "lemma_prob", "feats_prob").
 #include <algorithm>
 #include <cassert>
 #include <cstdio>
@@ -16,8 +18,8 @@
 namespace sawtag {
 namespace {
 
-bool wants_upos(const OutputOptions& options) { return options.tags != TagColumns::xpos; }
-bool wants_xpos(const OutputOptions& options) { return options.tags != TagColumns::upos; }
+bool wants_upos(const OutputOptions& options) { return writes_upos(options.tags); }
+bool wants_xpos(const OutputOptions& options) { return writes_xpos(options.tags); }
 
 // 0.98213 -> "0.982": the precision of text, tsv and CoNLL-U.
 std::string format_probability(float probability) {
@@ -64,11 +66,19 @@ class TextWriter : public OutputWriter {
         line_ += protect_spaces(tagged.sentence->words[i].form);
         if (wants_upos(options_)) line_ += '/' + tags.upos;
         if (wants_xpos(options_)) line_ += '/' + tags.xpos;
+        if (options_.lemmas) line_ += '/' + protect_spaces(tags.lemma);
+        if (options_.feats) line_ += '/' + tags.feats;
         if (options_.probabilities && wants_upos(options_)) {
           line_ += '|' + format_probability(tags.upos_probability);
         }
         if (options_.probabilities && wants_xpos(options_)) {
           line_ += '|' + format_probability(tags.xpos_probability);
+        }
+        if (options_.probabilities && options_.lemmas) {
+          line_ += '|' + format_probability(tags.lemma_probability);
+        }
+        if (options_.probabilities && options_.feats) {
+          line_ += '|' + format_probability(tags.feats_probability);
         }
       }
     }
@@ -110,7 +120,9 @@ class TsvWriter : public OutputWriter {
     };
     const bool upos = wants_upos(options_);
     const bool xpos = wants_xpos(options_);
-    const std::size_t tag_columns = (upos ? 1 : 0) + (xpos ? 1 : 0);
+    const bool lemma = options_.lemmas;
+    const bool feats = options_.feats;
+    const std::size_t tag_columns = (upos ? 1 : 0) + (xpos ? 1 : 0) + (lemma ? 1 : 0) + (feats ? 1 : 0);
     cells_.resize(1 + tag_columns * (options_.probabilities ? 2 : 1));
     for (const TaggedSentence& tagged : sentences) {
       for (std::size_t i = 0; i < word_count(tagged); ++i) {
@@ -119,10 +131,16 @@ class TsvWriter : public OutputWriter {
         add(column++, protect_spaces(tagged.sentence->words[i].form));
         if (upos) add(column++, tags.upos);
         if (xpos) add(column++, tags.xpos);
+        if (lemma) add(column++, protect_spaces(tags.lemma));
+        if (feats) add(column++, tags.feats);
         if (options_.probabilities && upos)
           add(column++, format_probability(tags.upos_probability));
         if (options_.probabilities && xpos)
           add(column++, format_probability(tags.xpos_probability));
+        if (options_.probabilities && lemma)
+          add(column++, format_probability(tags.lemma_probability));
+        if (options_.probabilities && feats)
+          add(column++, format_probability(tags.feats_probability));
       }
     }
   }
@@ -196,6 +214,16 @@ std::string sentence_json(const TaggedSentence& tagged, const OutputOptions& opt
       append_json_string(json, tags.xpos);
       if (options.probabilities) json += ",\"xpos_prob\":" + format_number(tags.xpos_probability);
       if (options.top_k > 0) append_candidates(json, "xpos_top", tags.xpos_top);
+    }
+    if (options.lemmas) {
+      json += ",\"lemma\":";
+      append_json_string(json, tags.lemma);
+      if (options.probabilities) json += ",\"lemma_prob\":" + format_number(tags.lemma_probability);
+    }
+    if (options.feats) {
+      json += ",\"feats\":";
+      append_json_string(json, tags.feats);
+      if (options.probabilities) json += ",\"feats_prob\":" + format_number(tags.feats_probability);
     }
     json += '}';
   }

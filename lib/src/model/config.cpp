@@ -57,6 +57,8 @@ void validate(const ModelConfig& config) {
   require_range("char_vocab_size", config.char_vocab_size, 4, kMaxVocabulary);
   require_range("num_upos", config.num_upos, 1, 10'000);
   require_range("num_xpos", config.num_xpos, 1, 10'000);
+  require_range("num_feats", config.num_feats, 0, 100'000);
+  require_range("num_lemma_rules", config.num_lemma_rules, 0, 100'000);
   require_range("char_widths (count)", static_cast<std::int64_t>(config.char_widths.size()), 1, 8);
   for (int width : config.char_widths) require_range("char_widths", width, 1, kMaxWidth);
   if (config.d_model % config.num_heads != 0) {

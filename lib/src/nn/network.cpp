@@ -83,6 +83,8 @@ NetworkOutput network_forward(const Parameters& parameters, const ModelConfig& c
   if (words.empty()) {
     output.upos_logits.resize(0, config.num_upos);
     output.xpos_logits.resize(0, config.num_xpos);
+    output.feats_logits.resize(0, config.num_feats);
+    output.lemma_logits.resize(0, config.num_lemma_rules);
     if (cache != nullptr) *cache = NetworkCache{};
     return output;
   }
@@ -92,6 +94,11 @@ NetworkOutput network_forward(const Parameters& parameters, const ModelConfig& c
                       options.capture_attention ? &output.attention : nullptr);
   output.upos_logits = linear_forward(parameters.heads.upos, encoded);
   output.xpos_logits = linear_forward(parameters.heads.xpos, encoded);
+  output.feats_logits = config.num_feats > 0 ? linear_forward(parameters.heads.feats, encoded)
+                                             : Matrix(encoded.rows(), 0);
+  output.lemma_logits = config.num_lemma_rules > 0
+                            ? linear_forward(parameters.heads.lemma, encoded)
+                            : Matrix(encoded.rows(), 0);
   if (cache != nullptr) cache->encoded = std::move(encoded);
   return output;
 }
@@ -106,12 +113,40 @@ NetworkOutput network_forward(const Parameters& parameters, const ModelConfig& c
 void network_backward(const Parameters& parameters, const ModelConfig& config,
                       const NetworkCache& cache, const Matrix& d_upos_logits,
                       const Matrix& d_xpos_logits, Parameters& gradients) {
+  LogitGradients d_logits;
+  d_logits.upos = d_upos_logits;
+  d_logits.xpos = d_xpos_logits;
+  network_backward(parameters, config, cache, d_logits, gradients);
+}
+
+void network_backward(const Parameters& parameters, const ModelConfig& config,
+                      const NetworkCache& cache, const LogitGradients& d_logits,
+                      Parameters& gradients) {
   if (cache.encoded.rows() == 0) return;
-  Matrix d_encoded = linear_backward(parameters.heads.upos, cache.encoded, d_upos_logits,
-                                     gradients.heads.upos);
-  d_encoded += linear_backward(parameters.heads.xpos, cache.encoded, d_xpos_logits,
-                               gradients.heads.xpos);
+  const Matrix d_encoded = heads_backward(parameters, config, cache, d_logits, gradients);
   encoder_backward(parameters.encoder, config, cache.encoder, d_encoded, gradients.encoder);
+}
+
+Matrix heads_backward(const Parameters& parameters, const ModelConfig& config,
+                      const NetworkCache& cache, const LogitGradients& d_logits,
+                      Parameters& gradients, bool morphology_only) {
+  Matrix d_encoded = Matrix::Zero(cache.encoded.rows(), cache.encoded.cols());
+  if (cache.encoded.rows() == 0) return d_encoded;
+  if (!morphology_only) {
+    d_encoded += linear_backward(parameters.heads.upos, cache.encoded, d_logits.upos,
+                                 gradients.heads.upos);
+    d_encoded += linear_backward(parameters.heads.xpos, cache.encoded, d_logits.xpos,
+                                 gradients.heads.xpos);
+  }
+  if (config.num_feats > 0 && d_logits.feats.size() > 0) {
+    d_encoded += linear_backward(parameters.heads.feats, cache.encoded, d_logits.feats,
+                                 gradients.heads.feats);
+  }
+  if (config.num_lemma_rules > 0 && d_logits.lemma.size() > 0) {
+    d_encoded += linear_backward(parameters.heads.lemma, cache.encoded, d_logits.lemma,
+                                 gradients.heads.lemma);
+  }
+  return d_encoded;
 }
 
 }  // namespace sawtag::nn

@@ -9,6 +9,8 @@
 //   h   = final_norm(x)                                               [n, d_model]
 //   upos_logits = h W_upos + b_upos                                   [n, num_upos]
 //   xpos_logits = h W_xpos + b_xpos                                   [n, num_xpos]
+//   feats_logits = h W_feats + b_feats, lemma_logits = h W_lemma + b_lemma, when the model
+//   has those heads (config.num_feats, num_lemma_rules > 0)
 //
 // Every function takes a batch: the words of several sentences stacked in the rows of each
 // matrix (nn/segments.hpp), so that every linear map is one matrix product over the whole
@@ -68,6 +70,8 @@ struct NetworkCache {
 struct NetworkOutput {
   Matrix upos_logits;  // [rows, num_upos]
   Matrix xpos_logits;  // [rows, num_xpos]
+  Matrix feats_logits;  // [rows, num_feats]; [rows, 0] without the head
+  Matrix lemma_logits;  // [rows, num_lemma_rules]; [rows, 0] without the head
   // With ForwardOptions::capture_attention: for one sentence, attention[layer * num_heads + head]
   // is that head's [n, n] probabilities (row i: how much word i attends to each word); for a
   // batch, layer by layer, sentence by sentence, head by head. Empty otherwise.
@@ -103,5 +107,25 @@ NetworkOutput network_forward(const Parameters& parameters, const ModelConfig& c
 void network_backward(const Parameters& parameters, const ModelConfig& config,
                       const NetworkCache& cache, const Matrix& d_upos_logits,
                       const Matrix& d_xpos_logits, Parameters& gradients);
+
+// The loss's gradient with respect to each head's logits. feats and lemma: [rows, num_feats]
+// and [rows, num_lemma_rules], or empty (no gradient: the head is absent or not trained).
+struct LogitGradients {
+  Matrix upos;
+  Matrix xpos;
+  Matrix feats;
+  Matrix lemma;
+};
+
+// The heads alone: ADDS the gradients of the heads' tensors (with `morphology_only`, of the FEATS
+// and lemma heads only) and returns the gradient with respect to the encoded rows.
+Matrix heads_backward(const Parameters& parameters, const ModelConfig& config,
+                      const NetworkCache& cache, const LogitGradients& d_logits,
+                      Parameters& gradients, bool morphology_only = false);
+
+// The same with every head: ADDS the gradient of every tensor into `gradients`.
+void network_backward(const Parameters& parameters, const ModelConfig& config,
+                      const NetworkCache& cache, const LogitGradients& d_logits,
+                      Parameters& gradients);
 
 }  // namespace sawtag::nn

@@ -17,14 +17,22 @@ struct Example {
   std::vector<WordFeatures> words;
   std::vector<int> upos;
   std::vector<int> xpos;
+  // Indices into Model::feats and Model::lemma_rules (-1: unknown or no gold, ignored); empty
+  // when the model has no such head.
+  std::vector<int> feats;
+  std::vector<int> lemma;
 };
 
 struct StepOptions {
   float dropout = 0.0f;
   float label_smoothing = 0.0f;
+  // Only the morphology heads train (sawtag train --base): the gradient stops at the heads,
+  // and the encoder's and the UPOS/XPOS heads' gradients are left as they are.
+  bool morphology_heads_only = false;
 };
 
-// Adds the gradient of the summed UPOS + XPOS loss of every example to `gradients` and returns
+// Adds the gradient of the summed UPOS + XPOS (+ FEATS + lemma rule, where the model has those
+// heads) loss of every example to `gradients` and returns
 // that loss. random[i] draws example i's dropout masks (one generator per example; unused
 // without dropout), so each sentence gets the masks it would get alone. `model` is only read.
 double accumulate_gradients(const Model& model, const std::vector<const Example*>& examples,

@@ -23,6 +23,7 @@
 #include "train/batch_step.hpp"
 #include "train/batching.hpp"
 #include "train/checkpoint.hpp"
+#include "train/morphology_targets.hpp"
 #include "train/derive_seed.hpp"
 #include "train/on_threads.hpp"
 #include "train/parameter_list.hpp"
@@ -35,14 +36,92 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-train::Example make_example(const Model& model, const Sentence& sentence) {
+// `morphology`: the sentence's FEATS and LEMMA columns are gold (not a silver file's "_").
+train::Example make_example(const Model& model, const Sentence& sentence, bool morphology = true) {
   train::Example example;
   for (const Word& word : sentence.words) {
     example.words.push_back(word_features(model, word.form));
     example.upos.push_back(model.upos.find(word.upos));
     example.xpos.push_back(model.xpos.find(word.xpos));
   }
+  if (morphology) {
+    example.feats = train::feats_targets(model, sentence);
+    example.lemma = train::lemma_targets(model, sentence);
+  }
   return example;
+}
+
+// The share of words whose FEATS string / lemma the tagger gets right, in percent.
+struct MorphologyScores {
+  double feats = 0.0;
+  double lemmas = 0.0;
+};
+
+MorphologyScores score_morphology(const Tagger& tagger, const std::vector<Sentence>& dev,
+                                  int threads) {
+  const std::vector<TagResult> results = tag_gold_words(tagger, dev, threads);
+  std::size_t words = 0, feats_right = 0, lemmas_right = 0;
+  for (std::size_t s = 0; s < dev.size(); ++s) {
+    for (std::size_t i = 0; i < dev[s].words.size() && i < results[s].words.size(); ++i) {
+      const Word& gold = dev[s].words[i];
+      const WordTags& tags = results[s].words[i];
+      ++words;
+      feats_right += tags.feats == train::canonical_feats(gold.feats);
+      lemmas_right += gold.lemma == "_" || tags.lemma == gold.lemma;
+    }
+  }
+  const double total = static_cast<double>(std::max<std::size_t>(1, words));
+  return {100.0 * static_cast<double>(feats_right) / total,
+          100.0 * static_cast<double>(lemmas_right) / total};
+}
+
+// The morphology heads' classes from `train`, where it has the columns.
+void add_morphology_classes(const std::vector<Sentence>& train, const TrainOptions& options,
+                            Model& model) {
+  if (train::has_feats_column(train)) model.feats = train::feats_classes(train);
+  if (train::has_lemma_column(train)) {
+    model.lemma_rules = train::lemma_rule_classes(train, options.min_lemma_rule_count);
+    model.lemma_lexicon = train::lemma_lexicon(train);
+  }
+}
+
+// --base: the base model with fresh morphology heads; every other tensor as it was.
+Model model_with_new_heads(const std::vector<Sentence>& train, const TrainOptions& options) {
+  Model model = load_model(options.base_model_path);
+  if (!model.ensemble.empty()) {
+    throw InputError(options.base_model_path +
+                     ": --base takes a model of one tagger, not an ensemble");
+  }
+  if (model.has_feats() || model.has_lemmas()) {
+    throw InputError(options.base_model_path + ": the model already has morphology heads");
+  }
+  add_morphology_classes(train, options, model);
+  if (!model.has_feats() && !model.has_lemmas()) {
+    throw InputError("--base: the training treebank has neither a FEATS nor a LEMMA column, "
+                     "so there is no head to learn");
+  }
+  sync_vocabulary_sizes(model);
+  validate(model.config);
+  Parameters fresh = zero_parameters(model.config);
+  initialize_parameters(fresh, model.config, train::derive_seed(options.seed, 0));
+  model.parameters.heads.feats = std::move(fresh.heads.feats);
+  model.parameters.heads.lemma = std::move(fresh.heads.lemma);
+  model.calibration.feats_temperature = 1.0f;
+  model.calibration.lemma_temperature = 1.0f;
+  return model;
+}
+
+// With --base, only the new heads train: every other tensor has no trainable element.
+void freeze_all_but_morphology_heads(const Parameters& parameters, const ModelConfig& config,
+                                     train::TrainableSizes& sizes) {
+  const auto list = train::parameter_list(parameters, config);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const bool new_head = list[i].tensor == &parameters.heads.feats.weight ||
+                          list[i].tensor == &parameters.heads.feats.bias ||
+                          list[i].tensor == &parameters.heads.lemma.weight ||
+                          list[i].tensor == &parameters.heads.lemma.bias;
+    if (!new_head) sizes[i] = 0;
+  }
 }
 
 // Replaces word ids by <unk> with probability alpha / (alpha + count): rare words are dropped
@@ -200,11 +279,16 @@ std::vector<train::Example> read_silver_examples(const Model& model, const std::
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot open the silver data");
   ConlluReader reader(in, path);
-  std::vector<train::Example> examples;
+  std::vector<Sentence> sentences;
   Sentence sentence;
   while (reader.next(sentence)) {
-    if (!sentence.words.empty()) examples.push_back(make_example(model, sentence));
+    if (!sentence.words.empty()) sentences.push_back(std::move(sentence));
   }
+  // A silver file written by a model without morphology heads has "_" in those columns: not
+  // gold "no features", so they stay out of the loss.
+  const bool morphology = train::has_feats_column(sentences) || train::has_lemma_column(sentences);
+  std::vector<train::Example> examples;
+  for (const Sentence& each : sentences) examples.push_back(make_example(model, each, morphology));
   if (examples.empty()) throw InputError(path + ": no silver sentences");
   return examples;
 }
@@ -269,6 +353,7 @@ Model initial_model(const std::vector<Sentence>& train, const TrainOptions& opti
   model.upos = train::build_vocabulary(counts.upos, 1, {}, "upos");
   model.xpos = train::build_vocabulary(counts.xpos, 1, {}, "xpos");
   model.tokenizer = learn_tokenizer_data(train);
+  add_morphology_classes(train, options, model);
   sync_vocabulary_sizes(model);
   validate(model.config);
   model.parameters = zero_parameters(model.config);
@@ -289,7 +374,8 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
     say("resumed from " + options.resume_path + " after epoch " +
         std::to_string(state.epochs_done));
   } else {
-    state.current = initial_model(train, options);
+    state.current = options.base_model_path.empty() ? initial_model(train, options)
+                                                    : model_with_new_heads(train, options);
     state.best = state.current;
     state.first_moments = zero_parameters(state.current.config);
     state.second_moments = zero_parameters(state.current.config);
@@ -297,7 +383,9 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
   Model& model = state.current;
   const ModelConfig& config = model.config;
   if (options.average_decay > 0.0f && !state.averaged) state.averaged = model.parameters;
-  const VectorAnchors anchors = read_vector_anchors(model, options);
+  const bool from_base = !options.base_model_path.empty();
+  const bool heads_only = from_base && !options.fine_tune_base;
+  const VectorAnchors anchors = heads_only ? VectorAnchors{} : read_vector_anchors(model, options);
 
   std::vector<train::Example> examples;
   std::size_t total_words = 0;
@@ -348,12 +436,13 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
   }
   const std::size_t thread_count = static_cast<std::size_t>(std::max(1, options.threads));
   std::vector<Parameters> thread_gradients(thread_count, zero_parameters(config));
-  const train::TrainableSizes trainable =
+  train::TrainableSizes trainable =
       train::trainable_sizes(model.parameters, config, first_frozen_word_row(model));
+  if (heads_only) freeze_all_but_morphology_heads(model.parameters, config, trainable);
   const train::LearningRateFactors learning_rate_factors =
       train::learning_rate_factors(model.parameters, config, options.encoder_lr_scale);
   std::vector<double> thread_losses(thread_count);
-  const train::StepOptions step_options{options.dropout, options.label_smoothing};
+  const train::StepOptions step_options{options.dropout, options.label_smoothing, heads_only};
 
   for (int epoch = state.epochs_done + 1; epoch <= options.epochs; ++epoch) {
     if (state.epochs_without_improvement >= options.patience) break;
@@ -443,11 +532,20 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
       const Evaluation evaluation = evaluate(tagger, dev, static_cast<int>(thread_count));
       summary.dev_upos = evaluation.upos.accuracy();
       summary.dev_xpos = evaluation.xpos.accuracy();
+      summary.has_feats = scored.has_feats();
+      summary.has_lemmas = scored.has_lemmas();
+      if (summary.has_feats || summary.has_lemmas) {
+        const MorphologyScores morphology =
+            score_morphology(tagger, dev, static_cast<int>(thread_count));
+        summary.dev_feats = morphology.feats;
+        summary.dev_lemmas = morphology.lemmas;
+      }
       const Tagger float32_tagger(shared, TagPrecision::float32);
       summary.failed_self_test =
           first_failed_self_test({&tagger, &float32_tagger}, options.self_tests);
     }
-    const double score = summary.dev_upos + summary.dev_xpos;
+    const double score =
+        summary.dev_upos + summary.dev_xpos + summary.dev_feats + summary.dev_lemmas;
     summary.improved = score > state.best_score && summary.failed_self_test.empty();
     if (summary.improved) {
       state.best_score = score;
@@ -455,7 +553,14 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
       state.best = std::move(scored);
       state.best.training.fields["dev_upos"] = std::to_string(summary.dev_upos);
       state.best.training.fields["dev_xpos"] = std::to_string(summary.dev_xpos);
-      state.best.training.fields["best_epoch"] = std::to_string(epoch);
+      if (summary.has_feats) {
+        state.best.training.fields["dev_feats"] = std::to_string(summary.dev_feats);
+      }
+      if (summary.has_lemmas) {
+        state.best.training.fields["dev_lemmas"] = std::to_string(summary.dev_lemmas);
+      }
+      state.best.training.fields[from_base ? "morphology_best_epoch" : "best_epoch"] =
+          std::to_string(epoch);
       state.epochs_without_improvement = 0;
     } else if (summary.failed_self_test.empty()) {
       ++state.epochs_without_improvement;  // refused epochs (early ones, typically) do not count
@@ -480,19 +585,26 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
     best.calibration = fit_calibration(tagger, dev, static_cast<int>(thread_count));
   }
   TrainingRecord& record = best.training;
-  record.fields["corpus"] = options.corpus;
-  record.fields["command"] = options.command;
-  record.fields["seed"] = std::to_string(options.seed);
-  record.fields["epochs"] = std::to_string(state.epochs_done);
-  record.fields["train_sentences"] = std::to_string(examples.size());
-  record.fields["train_words"] = std::to_string(total_words);
+  // With --base, the base model's record stays as it is (how its network was made), and this
+  // run's fields are added beside it with a "morphology_" prefix.
+  const std::string prefix = from_base ? "morphology_" : "";
+  record.fields[prefix + "corpus"] = options.corpus;
+  record.fields[prefix + "command"] = options.command;
+  record.fields[prefix + "seed"] = std::to_string(options.seed);
+  record.fields[prefix + "epochs"] = std::to_string(state.epochs_done);
+  record.fields[prefix + "train_sentences"] = std::to_string(examples.size());
+  record.fields[prefix + "train_words"] = std::to_string(total_words);
   if (!options.silver_path.empty()) {
     // By file name only: the record must not name a path on the training machine.
     record.fields["silver"] = std::filesystem::path(options.silver_path).filename().string();
     record.fields["silver_sentences"] = std::to_string(silver.size());
     record.fields["silver_ratio"] = std::to_string(options.silver_ratio);
   }
-  record.fields["date"] = today();
+  if (from_base) {
+    record.fields["morphology_heads_base"] =
+        std::filesystem::path(options.base_model_path).filename().string();
+  }
+  record.fields[prefix + "date"] = today();
   best.self_tests = options.self_tests;
   return best;
 }
