@@ -169,6 +169,10 @@ void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_
                       "Lemma rules seen fewer times in train are not classes")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000000));
+  command->add_option("--min-feats-count", options.min_feats_count,
+                      "FEATS strings seen fewer times in train are not classes")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
   command->add_option("--encoder-lr-scale", options.encoder_lr_scale,
                       "Learning rate of the embeddings and encoder layers, as a share of --lr "
                       "(the tagging heads train with --lr)")

@@ -124,11 +124,15 @@ TEST_CASE("A treebank with made-up features and lemmas trains both heads", "[mor
   const auto [lemmas, feats] = lemma_and_feats_accuracy(tagger, treebank);
   CHECK(lemmas == Approx(100.0));
   CHECK(feats == Approx(100.0));
-  const TagResult result = tagger.tag({"Blips", "blipped", "."});
+  TagOptions with_probabilities;
+  with_probabilities.morphology_probabilities = true;
+  const TagResult result = tagger.tag({"Blips", "blipped", "."}, with_probabilities);
   CHECK(result.words[0].lemma == "blip");
   CHECK(result.words[0].feats == "Zork=Many");
   CHECK(result.words[1].lemma_probability > 0.0f);
   CHECK(result.words[1].lemma_probability <= 1.0f);
+  CHECK(result.words[1].feats_probability > 0.0f);
+  CHECK(tagger.tag({"Blips"}).words[0].lemma_probability == 0.0f);  // only when asked
   CHECK(result.words[2].feats == "_");
 
   SECTION("the heads survive saving, in every encoding, as version 6") {

@@ -76,6 +76,9 @@ struct TrainOptions {
   // other than "_"). Lemma rules seen fewer times in train are not classes (a word whose rule
   // is not a class is left out of the lemma loss).
   int min_lemma_rule_count = 2;
+  // Likewise for whole FEATS strings (a word whose string is not a class is left out of the
+  // FEATS loss). Fewer classes tag faster.
+  int min_feats_count = 1;
   // A model to add the morphology heads to: its network, vocabularies and UPOS/XPOS heads are
   // kept exactly as they are (frozen), and only the heads it lacks (FEATS, lemma) are learned,
   // from its encoder's vectors. The sizes, vectors, encoder and silver options do not apply.

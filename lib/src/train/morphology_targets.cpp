@@ -64,12 +64,12 @@ bool has_lemma_column(const std::vector<Sentence>& treebank) {
   return false;
 }
 
-Vocabulary feats_classes(const std::vector<Sentence>& treebank) {
+Vocabulary feats_classes(const std::vector<Sentence>& treebank, int min_count) {
   std::unordered_map<std::string, int> counts;
   for (const Sentence& sentence : treebank) {
     for (const Word& word : sentence.words) ++counts[canonical_feats(word.feats)];
   }
-  return build_vocabulary(counts, 1, {}, "feats");
+  return build_vocabulary(counts, std::max(1, min_count), {}, "feats");
 }
 
 Vocabulary lemma_rule_classes(const std::vector<Sentence>& treebank, int min_count) {

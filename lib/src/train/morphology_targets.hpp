@@ -19,9 +19,9 @@ std::string canonical_feats(const std::string& feats);
 bool has_feats_column(const std::vector<Sentence>& treebank);
 bool has_lemma_column(const std::vector<Sentence>& treebank);
 
-// The classes of the FEATS head: every canonical FEATS string of the treebank ("_" included),
-// most frequent first.
-Vocabulary feats_classes(const std::vector<Sentence>& treebank);
+// The classes of the FEATS head: the canonical FEATS strings of the treebank ("_" included) seen
+// at least `min_count` times, most frequent first.
+Vocabulary feats_classes(const std::vector<Sentence>& treebank, int min_count);
 
 // The classes of the lemma head: the lemma rules of the treebank's (form, lemma) pairs (gold
 // lemma "_" skipped) seen at least `min_count` times, most frequent first.

@@ -78,7 +78,9 @@ MorphologyScores score_morphology(const Tagger& tagger, const std::vector<Senten
 // The morphology heads' classes from `train`, where it has the columns.
 void add_morphology_classes(const std::vector<Sentence>& train, const TrainOptions& options,
                             Model& model) {
-  if (train::has_feats_column(train)) model.feats = train::feats_classes(train);
+  if (train::has_feats_column(train)) {
+    model.feats = train::feats_classes(train, options.min_feats_count);
+  }
   if (train::has_lemma_column(train)) {
     model.lemma_rules = train::lemma_rule_classes(train, options.min_lemma_rule_count);
     model.lemma_lexicon = train::lemma_lexicon(train);
