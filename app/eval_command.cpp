@@ -52,26 +52,50 @@ void append_tag_table(std::string& out, const char* title, const TagSetScores& s
   }
 }
 
+// "UPOS accuracy 95.12 (1234 / 1297 words)"
+std::string accuracy_line(const std::string& name, double accuracy, std::size_t correct,
+                          std::size_t words) {
+  return name + format(" accuracy %.2f", accuracy) + " (" + std::to_string(correct) + " / " +
+         std::to_string(words) + " words)\n";
+}
+
 std::string text_report(const Evaluation& evaluation, const EvalArguments& arguments) {
   std::string out;
   out += "gold: " + arguments.gold_path + "\n";
-  out += format("UPOS accuracy %.2f", evaluation.upos.accuracy()) + " (" +
-         std::to_string(evaluation.upos.correct) + " / " + std::to_string(evaluation.upos.words) +
-         " words)\n";
-  out += format("XPOS accuracy %.2f", evaluation.xpos.accuracy()) + " (" +
-         std::to_string(evaluation.xpos.correct) + " / " + std::to_string(evaluation.xpos.words) +
-         " words)\n";
+  out += accuracy_line("UPOS", evaluation.upos.accuracy(), evaluation.upos.correct,
+                       evaluation.upos.words);
+  out += accuracy_line("XPOS", evaluation.xpos.accuracy(), evaluation.xpos.correct,
+                       evaluation.xpos.words);
+  if (evaluation.has_feats()) {
+    out += accuracy_line("UFeats", evaluation.ufeats.accuracy(), evaluation.ufeats.correct,
+                         evaluation.ufeats.words);
+    out += accuracy_line("AllTags", evaluation.alltags.accuracy(), evaluation.alltags.correct,
+                         evaluation.alltags.words);
+  }
+  if (evaluation.has_lemmas()) {
+    out += accuracy_line("Lemmas", evaluation.lemmas.accuracy(), evaluation.lemmas.correct,
+                         evaluation.lemmas.words);
+  }
   const double unseen_share = evaluation.upos.words
                                   ? 100.0 * evaluation.unseen_upos.words / evaluation.upos.words
                                   : 0.0;
   out += (arguments.train_path.empty() ? "words not in the model's vocabulary: "
                                        : "words unseen in training: ") +
          std::to_string(evaluation.unseen_upos.words) +
-         format(" (%.1f%%), UPOS %.2f, XPOS %.2f\n", unseen_share,
-                evaluation.unseen_upos.accuracy(), evaluation.unseen_xpos.accuracy());
-  out += format("calibration error (ECE, 10 bins): UPOS %.4f, XPOS %.4f\n",
+         format(" (%.1f%%), UPOS %.2f, XPOS %.2f", unseen_share, evaluation.unseen_upos.accuracy(),
+                evaluation.unseen_xpos.accuracy());
+  if (evaluation.has_feats()) out += format(", UFeats %.2f", evaluation.unseen_ufeats.accuracy());
+  if (evaluation.has_lemmas()) out += format(", Lemmas %.2f", evaluation.unseen_lemmas.accuracy());
+  out += format("\ncalibration error (ECE, 10 bins): UPOS %.4f, XPOS %.4f",
                 evaluation.upos_reliability.expected_calibration_error(),
                 evaluation.xpos_reliability.expected_calibration_error());
+  if (evaluation.has_feats()) {
+    out += format(", FEATS %.4f", evaluation.feats_reliability.expected_calibration_error());
+  }
+  if (evaluation.has_lemmas()) {
+    out += format(", Lemmas %.4f", evaluation.lemma_reliability.expected_calibration_error());
+  }
+  out += "\n";
   const auto confusions = static_cast<std::size_t>(arguments.confusions);
   append_tag_table(out, "UPOS", evaluation.upos, confusions);
   append_tag_table(out, "XPOS", evaluation.xpos, confusions);
@@ -101,38 +125,83 @@ std::string raw_score_json(const char* name, const RawScore& score) {
   return text;
 }
 
+// Which of the optional columns the model predicted (its lemma and feature heads).
+struct PredictedColumns {
+  bool feats = false;
+  bool lemmas = false;
+};
+
+// Tags the words of `system` in place: UPOS and XPOS, and LEMMA and FEATS where the model has
+// those heads.
+PredictedColumns tag_system(const Tagger& tagger, std::vector<Sentence>& system) {
+  std::vector<std::vector<std::string>> sentences;
+  for (const Sentence& sentence : system) {
+    std::vector<std::string>& forms = sentences.emplace_back();
+    for (const Word& word : sentence.words) forms.push_back(word.form);
+  }
+  const std::vector<TagResult> results = tagger.tag_batch(sentences);
+  PredictedColumns columns;
+  for (std::size_t s = 0; s < system.size(); ++s) {
+    for (std::size_t i = 0; i < system[s].words.size(); ++i) {
+      Word& word = system[s].words[i];
+      const WordTags& tags = results[s].words[i];
+      word.upos = tags.upos;
+      word.xpos = tags.xpos;
+      if (!tags.feats.empty()) {
+        word.feats = tags.feats;
+        columns.feats = true;
+      }
+      if (!tags.lemma.empty()) {
+        word.lemma = tags.lemma;
+        columns.lemmas = true;
+      }
+    }
+  }
+  return columns;
+}
+
+std::string raw_json_report(const RawEvaluation& evaluation, PredictedColumns columns) {
+  std::string report = "{" + raw_score_json("tokens", evaluation.tokens) + ", " +
+                       raw_score_json("sentences", evaluation.sentences) + ", " +
+                       raw_score_json("words", evaluation.words) + ", " +
+                       raw_score_json("upos", evaluation.upos) + ", " +
+                       raw_score_json("xpos", evaluation.xpos);
+  if (columns.feats) {
+    report += ", " + raw_score_json("ufeats", evaluation.ufeats) + ", " +
+              raw_score_json("alltags", evaluation.alltags);
+  }
+  if (columns.lemmas) report += ", " + raw_score_json("lemmas", evaluation.lemmas);
+  return report + "}\n";
+}
+
+std::string raw_text_report(const RawEvaluation& evaluation, PredictedColumns columns,
+                            const std::string& gold_path) {
+  std::string report = "gold: " + gold_path + " (raw text, CoNLL 2018 scoring)\n";
+  report += "metric     precision    recall        F1  aligned accuracy (%)\n";
+  report += score_line("Tokens", evaluation.tokens, false);
+  report += score_line("Sentences", evaluation.sentences, false);
+  report += score_line("Words", evaluation.words, true);
+  report += score_line("UPOS", evaluation.upos, true);
+  report += score_line("XPOS", evaluation.xpos, true);
+  if (columns.feats) {
+    report += score_line("UFeats", evaluation.ufeats, true);
+    report += score_line("AllTags", evaluation.alltags, true);
+  }
+  if (columns.lemmas) report += score_line("Lemmas", evaluation.lemmas, true);
+  return report;
+}
+
 // The whole pipeline on the gold text: sentences and words from the model's tokenizer, then
 // tags; scored against gold as conll18_ud_eval.py does.
 void run_raw_eval(const EvalArguments& arguments, const Tagger& tagger,
                   const std::vector<Sentence>& gold) {
   const Tokenizer tokenizer(tagger.model().tokenizer);
   std::vector<Sentence> system = tokenizer.tokenize(raw_text_from_gold(gold));
-  for (Sentence& sentence : system) {
-    std::vector<std::string> forms;
-    for (const Word& word : sentence.words) forms.push_back(word.form);
-    const TagResult result = tagger.tag(forms);
-    for (std::size_t i = 0; i < sentence.words.size(); ++i) {
-      sentence.words[i].upos = result.words[i].upos;
-      sentence.words[i].xpos = result.words[i].xpos;
-    }
-  }
+  const PredictedColumns columns = tag_system(tagger, system);
   const RawEvaluation evaluation = evaluate_raw(gold, system);
-  std::string report;
-  if (arguments.json) {
-    report = "{" + raw_score_json("tokens", evaluation.tokens) + ", " +
-             raw_score_json("sentences", evaluation.sentences) + ", " +
-             raw_score_json("words", evaluation.words) + ", " +
-             raw_score_json("upos", evaluation.upos) + ", " +
-             raw_score_json("xpos", evaluation.xpos) + "}\n";
-  } else {
-    report = "gold: " + arguments.gold_path + " (raw text, CoNLL 2018 scoring)\n";
-    report += "metric     precision    recall        F1  aligned accuracy (%)\n";
-    report += score_line("Tokens", evaluation.tokens, false);
-    report += score_line("Sentences", evaluation.sentences, false);
-    report += score_line("Words", evaluation.words, true);
-    report += score_line("UPOS", evaluation.upos, true);
-    report += score_line("XPOS", evaluation.xpos, true);
-  }
+  const std::string report = arguments.json
+                                 ? raw_json_report(evaluation, columns)
+                                 : raw_text_report(evaluation, columns, arguments.gold_path);
   OutputFile output("-");
   output.stream() << report;
   output.close();
@@ -172,8 +241,8 @@ void add_eval_command(CLI::App& app) {
                       "Training treebank, to score words unseen in training exactly");
   command->add_flag("--json", arguments->json, "One JSON object instead of tables");
   command->add_flag("--raw", arguments->raw,
-                    "Tokenize the gold '# text' and score tokens, words, sentences and tags "
-                    "as the CoNLL 2018 shared task does");
+                    "Tokenize the gold '# text' and score tokens, words, sentences, tags, "
+                    "features and lemmas as the CoNLL 2018 shared task does");
   command->add_option("-j,--threads", arguments->threads, "Threads")
       ->capture_default_str()->check(CLI::Range(1, 256));
   command->add_flag("--float32", arguments->float32,

@@ -5,6 +5,8 @@
 #include <thread>
 
 #include "io/json_text.hpp"
+#include "sawtag/column_match.hpp"
+#include "sawtag/error.hpp"
 #include "sawtag/features.hpp"
 #include "train/on_threads.hpp"
 
@@ -61,30 +63,76 @@ std::vector<TagResult> tag_gold_words(const Tagger& tagger, const std::vector<Se
   return results;
 }
 
+namespace {
+
+// The predicted columns as a Word, for the column_match rules.
+Word predicted_word(const WordTags& predicted) {
+  Word word;
+  word.upos = predicted.upos;
+  word.xpos = predicted.xpos;
+  word.lemma = predicted.lemma;
+  word.feats = predicted.feats;
+  return word;
+}
+
+void add_word(const Word& gold, const WordTags& predicted, bool unseen, Evaluation& evaluation) {
+  evaluation.upos.add(gold.upos, predicted.upos);
+  evaluation.xpos.add(gold.xpos, predicted.xpos);
+  evaluation.upos_reliability.add(predicted.upos_probability, gold.upos == predicted.upos);
+  evaluation.xpos_reliability.add(predicted.xpos_probability, gold.xpos == predicted.xpos);
+  if (unseen) {
+    evaluation.unseen_upos.add(gold.upos, predicted.upos);
+    evaluation.unseen_xpos.add(gold.xpos, predicted.xpos);
+  }
+  if (!predicted.feats.empty()) {
+    const bool ufeats_right = universal_features_match(gold.feats, predicted.feats);
+    evaluation.ufeats.add(ufeats_right);
+    evaluation.alltags.add(all_tags_match(gold, predicted_word(predicted)));
+    evaluation.feats_reliability.add(predicted.feats_probability,
+                                     all_features_match(gold.feats, predicted.feats));
+    if (unseen) evaluation.unseen_ufeats.add(ufeats_right);
+  }
+  if (!predicted.lemma.empty()) {
+    const bool lemma_right = lemma_matches(gold.lemma, predicted.lemma);
+    evaluation.lemmas.add(lemma_right);
+    evaluation.lemma_reliability.add(predicted.lemma_probability, lemma_right);
+    if (unseen) evaluation.unseen_lemmas.add(lemma_right);
+  }
+}
+
+}  // namespace
+
+Evaluation score_tags(const std::vector<Sentence>& gold, const std::vector<TagResult>& predicted,
+                      const std::function<bool(const std::string& form)>& is_unseen) {
+  if (predicted.size() != gold.size()) {
+    throw InputError("scoring " + std::to_string(predicted.size()) + " tagged sentences against " +
+                     std::to_string(gold.size()) + " gold ones");
+  }
+  Evaluation evaluation;
+  for (std::size_t i = 0; i < gold.size(); ++i) {
+    const std::vector<Word>& words = gold[i].words;
+    if (predicted[i].words.size() != words.size()) {
+      throw InputError("gold sentence " + std::to_string(i + 1) + " has " +
+                       std::to_string(words.size()) + " words, its tags " +
+                       std::to_string(predicted[i].words.size()));
+    }
+    for (std::size_t w = 0; w < words.size(); ++w) {
+      const bool unseen = is_unseen && is_unseen(words[w].form);
+      add_word(words[w], predicted[i].words[w], unseen, evaluation);
+    }
+  }
+  return evaluation;
+}
+
 Evaluation evaluate(const Tagger& tagger, const std::vector<Sentence>& gold, int threads,
                     const std::unordered_set<std::string>& training_words) {
   // Tagged in parallel, then scored in order, so the result does not depend on the thread count.
   const std::vector<TagResult> results = tag_gold_words(tagger, gold, threads);
-  Evaluation evaluation;
   const Model& model = tagger.model();
-  for (std::size_t i = 0; i < gold.size(); ++i) {
-    for (std::size_t w = 0; w < gold[i].words.size(); ++w) {
-      const Word& word = gold[i].words[w];
-      const WordTags& predicted = results[i].words[w];
-      evaluation.upos.add(word.upos, predicted.upos);
-      evaluation.xpos.add(word.xpos, predicted.xpos);
-      evaluation.upos_reliability.add(predicted.upos_probability, word.upos == predicted.upos);
-      evaluation.xpos_reliability.add(predicted.xpos_probability, word.xpos == predicted.xpos);
-      const std::string lower = to_lower(word.form);
-      const bool unseen = training_words.empty() ? model.words.find(lower) < 0
-                                                 : training_words.count(lower) == 0;
-      if (unseen) {
-        evaluation.unseen_upos.add(word.upos, predicted.upos);
-        evaluation.unseen_xpos.add(word.xpos, predicted.xpos);
-      }
-    }
-  }
-  return evaluation;
+  return score_tags(gold, results, [&](const std::string& form) {
+    const std::string lower = to_lower(form);
+    return training_words.empty() ? model.words.find(lower) < 0 : training_words.count(lower) == 0;
+  });
 }
 
 namespace {
@@ -125,6 +173,12 @@ void append_scores(std::string& out, const TagSetScores& scores, std::size_t max
   out += "]}";
 }
 
+void append_matches(std::string& out, const char* name, const MatchCounts& counts) {
+  out += std::string(", \"") + name + "\": {\"accuracy\": " + percent(counts.accuracy()) +
+         ", \"words\": " + std::to_string(counts.words) +
+         ", \"correct\": " + std::to_string(counts.correct) + "}";
+}
+
 }  // namespace
 
 std::string to_json(const Evaluation& evaluation, std::size_t max_confusions) {
@@ -132,13 +186,30 @@ std::string to_json(const Evaluation& evaluation, std::size_t max_confusions) {
   append_scores(out, evaluation.upos, max_confusions);
   out += ", \"xpos\": ";
   append_scores(out, evaluation.xpos, max_confusions);
+  if (evaluation.has_feats()) {
+    append_matches(out, "ufeats", evaluation.ufeats);
+    append_matches(out, "alltags", evaluation.alltags);
+  }
+  if (evaluation.has_lemmas()) append_matches(out, "lemmas", evaluation.lemmas);
   out += ", \"unseen\": {\"words\": " + std::to_string(evaluation.unseen_upos.words) +
          ", \"upos_accuracy\": " + percent(evaluation.unseen_upos.accuracy()) +
-         ", \"xpos_accuracy\": " + percent(evaluation.unseen_xpos.accuracy()) +
-         "}, \"calibration_error\": {\"upos\": " +
+         ", \"xpos_accuracy\": " + percent(evaluation.unseen_xpos.accuracy());
+  if (evaluation.has_feats()) {
+    out += ", \"ufeats_accuracy\": " + percent(evaluation.unseen_ufeats.accuracy());
+  }
+  if (evaluation.has_lemmas()) {
+    out += ", \"lemmas_accuracy\": " + percent(evaluation.unseen_lemmas.accuracy());
+  }
+  out += "}, \"calibration_error\": {\"upos\": " +
          percent(evaluation.upos_reliability.expected_calibration_error()) +
-         ", \"xpos\": " + percent(evaluation.xpos_reliability.expected_calibration_error()) +
-         "}}";
+         ", \"xpos\": " + percent(evaluation.xpos_reliability.expected_calibration_error());
+  if (evaluation.has_feats()) {
+    out += ", \"feats\": " + percent(evaluation.feats_reliability.expected_calibration_error());
+  }
+  if (evaluation.has_lemmas()) {
+    out += ", \"lemma\": " + percent(evaluation.lemma_reliability.expected_calibration_error());
+  }
+  out += "}}";
   return out;
 }
 

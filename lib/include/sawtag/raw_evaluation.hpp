@@ -11,12 +11,13 @@
 namespace sawtag {
 
 // Counts behind one metric. For Tokens, Sentences and Words `correct` is the number of matching
-// units; for UPOS and XPOS it is the number of aligned words whose tag also matches.
+// units; for UPOS, XPOS, UFeats, AllTags and Lemmas it is the number of aligned words whose
+// columns also match (sawtag/column_match.hpp).
 struct RawScore {
   std::size_t correct = 0;
   std::size_t gold_total = 0;
   std::size_t system_total = 0;
-  std::size_t aligned_total = 0;  // aligned words (UPOS, XPOS and Words only)
+  std::size_t aligned_total = 0;  // aligned words (all but Tokens and Sentences)
 
   double precision() const;         // correct / system_total, 0 when there is nothing
   double recall() const;            // correct / gold_total
@@ -30,6 +31,11 @@ struct RawEvaluation {
   RawScore words;
   RawScore upos;
   RawScore xpos;
+  // Always computed; meaningful only when the system sentences carry FEATS / LEMMA (a system
+  // word's "_" is "no features" and the lemma "_").
+  RawScore ufeats;   // universal_features_match
+  RawScore alltags;  // all_tags_match
+  RawScore lemmas;   // lemma_matches
 };
 
 // The raw text gold sentences were made from: each sentence's "# text" (rebuilt from its forms

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "sawtag/column_match.hpp"
 #include "sawtag/error.hpp"
 #include "text/utf8.hpp"
 
@@ -205,19 +206,31 @@ Alignment align_words(const std::vector<AlignedWord>& gold,
   return alignment;
 }
 
-// Aligned words scored on one column; `column` null scores the alignment itself.
+// Whether an aligned system word is right on one metric's columns.
+using WordMatch = bool (*)(const Word& gold, const Word& system);
+
+bool upos_matches(const Word& gold, const Word& system) { return gold.upos == system.upos; }
+bool xpos_matches(const Word& gold, const Word& system) { return gold.xpos == system.xpos; }
+bool ufeats_matches(const Word& gold, const Word& system) {
+  return universal_features_match(gold.feats, system.feats);
+}
+bool lemmas_match(const Word& gold, const Word& system) {
+  return lemma_matches(gold.lemma, system.lemma);
+}
+
+// Aligned words scored on one metric; `matches` null scores the alignment itself.
 RawScore alignment_score(const Flattened& gold, const Flattened& system, const Alignment& alignment,
-                         std::string Word::*column) {
+                         WordMatch matches) {
   RawScore score;
   score.gold_total = gold.words.size();
   score.system_total = system.words.size();
   score.aligned_total = alignment.size();
-  if (column == nullptr) {
+  if (matches == nullptr) {
     score.correct = alignment.size();
     return score;
   }
   for (const auto& [gold_word, system_word] : alignment) {
-    score.correct += gold_word->word->*column == system_word->word->*column;
+    score.correct += matches(*gold_word->word, *system_word->word) ? 1 : 0;
   }
   return score;
 }
@@ -293,8 +306,11 @@ RawEvaluation evaluate_raw(const std::vector<Sentence>& gold, const std::vector<
   result.tokens = spans_score(gold_corpus.tokens, system_corpus.tokens);
   result.sentences = spans_score(gold_corpus.sentences, system_corpus.sentences);
   result.words = alignment_score(gold_corpus, system_corpus, alignment, nullptr);
-  result.upos = alignment_score(gold_corpus, system_corpus, alignment, &Word::upos);
-  result.xpos = alignment_score(gold_corpus, system_corpus, alignment, &Word::xpos);
+  result.upos = alignment_score(gold_corpus, system_corpus, alignment, upos_matches);
+  result.xpos = alignment_score(gold_corpus, system_corpus, alignment, xpos_matches);
+  result.ufeats = alignment_score(gold_corpus, system_corpus, alignment, ufeats_matches);
+  result.alltags = alignment_score(gold_corpus, system_corpus, alignment, all_tags_match);
+  result.lemmas = alignment_score(gold_corpus, system_corpus, alignment, lemmas_match);
   return result;
 }
 
