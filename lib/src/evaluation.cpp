@@ -127,7 +127,9 @@ Evaluation score_tags(const std::vector<Sentence>& gold, const std::vector<TagRe
 Evaluation evaluate(const Tagger& tagger, const std::vector<Sentence>& gold, int threads,
                     const std::unordered_set<std::string>& training_words) {
   // Tagged in parallel, then scored in order, so the result does not depend on the thread count.
-  const std::vector<TagResult> results = tag_gold_words(tagger, gold, threads);
+  TagOptions options;
+  options.morphology_probabilities = true;  // for the heads' calibration error
+  const std::vector<TagResult> results = tag_gold_words(tagger, gold, threads, options);
   const Model& model = tagger.model();
   return score_tags(gold, results, [&](const std::string& form) {
     const std::string lower = to_lower(form);
