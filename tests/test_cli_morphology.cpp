@@ -50,7 +50,7 @@ bool is_lemma_of(const std::string& lemma, const std::string& form) {
 
 }  // namespace
 
-TEST_CASE_METHOD(MorphologyFixture, "--tags all fills LEMMA, UPOS, XPOS and FEATS of CoNLL-U",
+TEST_CASE_METHOD(MorphologyFixture, "tag --tags all fills LEMMA, UPOS, XPOS and FEATS of CoNLL-U",
                  "[cli][morphology]") {
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"-f", "conllu", "--tags", "all"},
@@ -120,7 +120,7 @@ TEST_CASE_METHOD(MorphologyFixture, "The lexicon's lemma wins where its form and
   }
 }
 
-TEST_CASE_METHOD(MorphologyFixture, "--tags refuses unknown names and heads the model lacks",
+TEST_CASE_METHOD(MorphologyFixture, "tag --tags refuses unknown names and heads the model lacks",
                  "[cli][morphology]") {
   check_one_line_error(tag({"--tags", "lemma"}, "I saw\n"), 1, "no lemma head");
   check_one_line_error(tag({"--tags", "upos,feats"}, "I saw\n"), 1, "no FEATS head");

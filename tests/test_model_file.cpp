@@ -481,14 +481,14 @@ TEST_CASE("model file error: newer version", "[model_file]") {
                d["lemmatizer"] = Json::object();  // what a newer file may hold
                d["config"]["d_model"] = "large";
              })),
-             Equals("bad.json: model file version 7 is newer than this sawtag supports (5): "
+             Equals("bad.json: model file version 7 is newer than this sawtag supports (6): "
                     "upgrade sawtag"));
 }
 
 TEST_CASE("model file error: version that never existed", "[model_file]") {
   CHECK_THAT(
       load_error(edited([](Json& d) { d["version"] = 0; })),
-      Equals("bad.json: model file version 0 is not a sawtag-model version: expected 1 to 5"));
+      Equals("bad.json: model file version 0 is not a sawtag-model version: expected 1 to 6"));
   CHECK_THAT(load_error(edited([](Json& d) { d["version"] = "1"; })),
              Equals("bad.json: version: expected an integer, got string"));
 }

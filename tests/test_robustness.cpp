@@ -318,9 +318,9 @@ TEST_CASE_METHOD(CliFixture, "robustness: a model file that is not JSON", "[robu
 
 TEST_CASE_METHOD(CliFixture, "robustness: a model file from a newer version", "[robustness]") {
   Json document = tiny_model_json();
-  document["version"] = 6;
+  document["version"] = 7;
   check_one_line_error(tag_with_model(dir.write("new.json", document.dump())), 1,
-                       "new.json: model file version 6 is newer than this sawtag supports (5): "
+                       "new.json: model file version 7 is newer than this sawtag supports (6): "
                        "upgrade sawtag");
 }
 
