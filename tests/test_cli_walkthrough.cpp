@@ -63,6 +63,14 @@ std::vector<std::string> tags_of(const std::string& model, const std::string& te
   return tags;
 }
 
+// The view with its lines joined, for phrases that a line break may split.
+std::string unwrapped(std::string view) {
+  for (char& c : view) {
+    if (c == '\n') c = ' ';
+  }
+  return view;
+}
+
 // Every line of the terminal view fits 80 columns.
 void check_fits_80_columns(const std::string& view) {
   for (const std::string& line : split_on(view, '\n')) {
@@ -130,7 +138,8 @@ TEST_CASE_METHOD(CliFixture, "walkthrough --layer --head: one of each, in every 
   sawtag::testing::check_walkthrough_identities(document, 1e-3);
   const RunResult view =
       run_sawtag({"walkthrough", "-m", model, "--layer", "2", "--head", "2", "I saw a saw"});
-  CHECK(view.out.find("layer 2 of 2, head 2 of 2, following word 4 \"saw\"") != std::string::npos);
+  CHECK(unwrapped(view.out).find("layer 2 of 2, head 2 of 2, following word 4 \"saw\"") !=
+        std::string::npos);
   const std::string page = dir.file("one.html");
   REQUIRE(
       run_sawtag({"walkthrough", "-m", model, "--html", page, "--layer", "2", "I saw"}).exit_code ==
@@ -173,11 +182,11 @@ TEST_CASE("walkthrough terminal view of the shipped model: 80 columns, steps, no
   }
   // One line each: pre-norm, relative bias, residual, feed-forward, final norm and classifier.
   CHECK(count_of(result.out, "   Model: ") == 5);
-  CHECK(result.out.find("W^q  [256 × 32]") != std::string::npos);
+  CHECK(result.out.find("W^q  [256\u00a0×\u00a032]") != std::string::npos);  // no-break spaces
   CHECK(result.out.find("All: I/PRON saw/VERB a/DET saw/NOUN") != std::string::npos);
   const RunResult second = run_sawtag(
       {"walkthrough", "-m", kEnglishModel, "--word", "2", "--color", "always", "I saw a saw"});
-  CHECK(second.out.find("following word 2 \"saw\"") != std::string::npos);
+  CHECK(unwrapped(second.out).find("following word 2 \"saw\"") != std::string::npos);
   CHECK(second.out.find("8. Tag of \"saw\" (word 2): VERB") != std::string::npos);
   CHECK(second.out.find("\x1b[48;5;") != std::string::npos);
 }

@@ -161,8 +161,8 @@ inline constexpr const char* kWalkthroughScript = R"js(
         model.num_heads + " heads).";
 
     let section = step(1, "Input vectors: a\u1d62 = x\u1d62 + e\u1d62");
-    paragraph(section, "x\u1d62: word i\u2019s features (its word vector, character CNN and " +
-        "shape) times the input projection W_in, plus b_in; e\u1d62: the sinusoidal position " +
+    paragraph(section, "x\u1d62: word i\u2019s features (its word vector, its characters and " +
+        "its shape) times the input projection W_in, plus b_in; e\u1d62: the sinusoidal position " +
         "vector of word i (i from 0).");
     group(section, [wordTable("x", data.input.projected, dModel),
                     wordTable("e", data.input.position, dModel),

@@ -152,8 +152,9 @@ class ViewWriter {
   void input_step() {
     step(1, "Input vectors: a_i = x_i + e_i  " + shape(walk_.a.rows, walk_.a.cols));
     paragraph(
-        "x_i: word i's features (its word vector, character CNN and shape) times the input "
-        "projection W_in, plus b_in; e_i: the sinusoidal position vector of word i (i from 0).");
+        "x_i: word i's features (its word vector, its characters and its shape) times the "
+        "input projection W_in, plus b_in; e_i: the sinusoidal position vector of word i (i from "
+        "0).");
     word_matrix("x", walk_.projected);
     word_matrix("e", walk_.position);
     word_matrix("a = x + e: the input of layer 1", walk_.a);
