@@ -168,6 +168,19 @@ TEST_CASE("walkthrough terminal view matches its golden file and fits 80 columns
   check_fits_80_columns(result.out);
 }
 
+TEST_CASE_METHOD(CliFixture, "walkthrough terminal view: long words and long sentences fit",
+                 "[walkthrough][cli]") {
+  std::string sentence = "I saw a " + std::string(120, 'x') + " saw";
+  for (int i = 0; i < 15; ++i) sentence += " and a saw";  // 5 + 45 = 50 words
+  const RunResult result = run_sawtag({"walkthrough", "-m", model, "--word", "4", sentence});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  check_fits_80_columns(result.out);
+  // The n x n tables in blocks of 8 columns, each block under its column labels.
+  CHECK(count_of(result.out, "  columns 49-50 of 50:\n") == 3);  // scores, bias, weights
+  CHECK(result.out.find("▸ xxxxxx…") != std::string::npos);      // the followed word's rows
+}
+
 TEST_CASE("walkthrough terminal view of the shipped model: 80 columns, steps, notes, tag",
           "[walkthrough][cli][shipped]") {
   const RunResult result = run_sawtag(

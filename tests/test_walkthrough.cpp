@@ -113,6 +113,32 @@ TEST_CASE("walkthrough: every identity holds and the numbers are the model's (ra
   CHECK(walk.layers[0].heads[1].position_bias.at(3, 0) == bias.data[7 + 3 - 3]);
 }
 
+// The checks can fail: one number off by 0.01 in q, in the weights or in a layer's output is
+// caught ([!shouldfail]: these pass only when a check fails).
+TEST_CASE("walkthrough checks catch a wrong q", "[walkthrough][!shouldfail]") {
+  const Tagger tagger(std::make_shared<const Model>(testing::make_random_model()));
+  nlohmann::json document = as_json(walk_through(tagger, kSawSentence));
+  document["layers"][1]["heads"][0]["q"][2][1] =
+      document["layers"][1]["heads"][0]["q"][2][1].get<double>() + 0.01;
+  check_walkthrough_identities(document, 1e-3);
+}
+
+TEST_CASE("walkthrough checks catch a wrong weight", "[walkthrough][!shouldfail]") {
+  const Tagger tagger(std::make_shared<const Model>(testing::make_random_model()));
+  nlohmann::json document = as_json(walk_through(tagger, kSawSentence));
+  document["layers"][0]["heads"][1]["weights"][3][0] =
+      document["layers"][0]["heads"][1]["weights"][3][0].get<double>() + 0.01;
+  check_walkthrough_identities(document, 1e-3);
+}
+
+TEST_CASE("walkthrough checks catch a wrong output", "[walkthrough][!shouldfail]") {
+  const Tagger tagger(std::make_shared<const Model>(testing::make_random_model()));
+  nlohmann::json document = as_json(walk_through(tagger, kSawSentence));
+  document["layers"][0]["output"][0][7] =
+      document["layers"][0]["output"][0][7].get<double>() + 0.01;
+  check_walkthrough_identities(document, 1e-3);
+}
+
 TEST_CASE("walkthrough: layer 1's a is LN_1 of the input, by hand", "[walkthrough]") {
   const auto model = std::make_shared<const Model>(testing::make_random_model());
   const Tagger tagger(model, TagPrecision::float32);

@@ -108,8 +108,10 @@ HeadSteps head_steps(const AttentionParameters& attention, const ModelConfig& co
   return steps;
 }
 
+// `chosen` (counted from 0) must be one of `count`, or -1 for every one (kEveryLayer, kEveryHead).
 void check_choice(const char* what, int chosen, int count, const char* counted) {
-  if (chosen == kEveryLayer || (chosen >= 0 && chosen < count)) return;
+  static_assert(kEveryLayer == -1 && kEveryHead == -1, "every layer and every head are -1");
+  if (chosen == -1 || (chosen >= 0 && chosen < count)) return;
   throw InputError(std::string(what) + " " + std::to_string(chosen + 1) + ": the model has " +
                    std::to_string(count) + " " + counted);
 }

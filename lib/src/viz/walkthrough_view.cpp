@@ -132,7 +132,9 @@ class ViewWriter {
 
   void heading() {
     std::string sentence;
-    for (const std::string& word : words_) sentence += (sentence.empty() ? "" : " ") + word;
+    for (const std::string& word : words_) {
+      sentence += (sentence.empty() ? "" : " ") + viz::fit_width(word, kWordLabelWidth);
+    }
     write_wrapped(out_, sentence, "sawtag walkthrough:", " ");
     const WalkthroughModel& model = walk_.model;
     write_wrapped(
