@@ -281,4 +281,11 @@ TEST_CASE_METHOD(CliFixture, "walkthrough --html: Chromium draws the steps, a cl
   CHECK(count_of(dom, "class=\"model-note\"") == 5);
   CHECK(dom.find("&lt;b&gt;x&lt;/b&gt;") != std::string::npos);  // the word, as text
   CHECK(dom.find("<b>x") == std::string::npos);                  // never as markup
+  // --layer and --head: the page shows that layer and head.
+  const std::string one = dir.file("one.html");
+  REQUIRE(run_sawtag({"walkthrough", "-m", model, "--layer", "2", "--head", "2", "--html", one,
+                      "I saw a saw"})
+              .exit_code == 0);
+  CHECK(rendered_dom(chromium, one).find("Layer 2 of 2, head 2 of 2, following word 4") !=
+        std::string::npos);
 }
