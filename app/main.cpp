@@ -25,6 +25,7 @@
 #include "tag_command.hpp"
 #include "train_command.hpp"
 #include "train_tokenizer_command.hpp"
+#include "walkthrough_command.hpp"
 
 #ifndef SAWTAG_VERSION
 #define SAWTAG_VERSION "unknown"
@@ -89,6 +90,7 @@ int run(int argc, char** argv) {
   sawtag::cli::add_attention_command(app);
   sawtag::cli::add_explain_command(app);
   sawtag::cli::add_silver_command(app);
+  sawtag::cli::add_walkthrough_command(app);
   std::vector<std::string> args = with_default_command(app, argc, argv);
   std::vector<char*> pointers;
   for (std::string& arg : args) pointers.push_back(arg.data());
