@@ -1,12 +1,11 @@
 // UFeats, AllTags and Lemmas (sawtag/column_match.hpp) on gold words (score_tags, to_json) and
 // on aligned words of raw text (evaluate_raw), against hand-computed values.
 #include <catch2/catch.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "morphology_samples.hpp"
 #include "sawtag/column_match.hpp"
-#include "sawtag/conllu.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/evaluation.hpp"
 #include "sawtag/raw_evaluation.hpp"
@@ -14,40 +13,13 @@
 namespace sawtag {
 namespace {
 
-std::vector<Sentence> parse_conllu(const std::string& text) {
-  std::istringstream in(text);
-  ConlluReader reader(in, "test");
-  std::vector<Sentence> sentences;
-  for (Sentence sentence; reader.next(sentence);) sentences.push_back(sentence);
-  return sentences;
-}
-
-// What a tagger would return for `system`'s words: their columns, with lemmas and features
-// only when it has those heads (else empty, as a model without them returns them).
-std::vector<TagResult> tags_of(const std::vector<Sentence>& system, bool with_lemmas,
-                               bool with_feats) {
-  std::vector<TagResult> results;
-  for (const Sentence& sentence : system) {
-    TagResult& result = results.emplace_back();
-    for (const Word& word : sentence.words) {
-      WordTags tags;
-      tags.upos = word.upos;
-      tags.xpos = word.xpos;
-      tags.upos_probability = 1.0f;
-      tags.xpos_probability = 1.0f;
-      if (with_lemmas) {
-        tags.lemma = word.lemma;
-        tags.lemma_probability = 0.5f;
-      }
-      if (with_feats) {
-        tags.feats = word.feats;
-        tags.feats_probability = 1.0f;
-      }
-      result.words.push_back(tags);
-    }
-  }
-  return results;
-}
+using testing::kGold;
+using testing::kPredicted;
+using testing::kRawGold;
+using testing::kRawSystem;
+using testing::parse_conllu;
+using testing::tags_of;
+using testing::unseen_in_test;
 
 TEST_CASE("universal_features keeps conll18's universal features, sorted", "[evaluation]") {
   CHECK(universal_features("Number=Plur|Typo=Yes|Case=Nom") == "Case=Nom|Number=Plur");
@@ -91,42 +63,6 @@ TEST_CASE("UFeats, all features, AllTags and Lemmas matches", "[evaluation]") {
   predicted.xpos = "NN";
   CHECK_FALSE(all_tags_match(gold, predicted));
 }
-
-// Gold and predicted columns of 8 words. Per word: UFeats / AllTags / Lemmas / all FEATS.
-//   The     feats in another order                          yes / yes / yes / yes
-//   cats    XPOS NN, lemma "cats"                           yes / no  / no  / yes
-//   were    Number=Sing                                     no  / no  / yes / no
-//   sitting extra non-universal Style=Expr                  yes / yes / yes / no
-//   .                                                       yes / yes / yes / yes
-//   Wrds    UPOS PROPN, no Typo=Yes, gold lemma "_"         yes / no  / yes / no
-//   his     XPOS PRP, no Number[psor], lemma "his"          yes / no  / no  / no
-//   gone    no features, lemma "gone"                       no  / no  / no  / no
-// Right: UFeats 6, AllTags 3, Lemmas 5, all FEATS 3 of 8.
-const char* kGold =
-    "1\tThe\tthe\tDET\tDT\tDefinite=Def|PronType=Art\t_\t_\t_\t_\n"
-    "2\tcats\tcat\tNOUN\tNNS\tNumber=Plur\t_\t_\t_\t_\n"
-    "3\twere\tbe\tAUX\tVBD\tMood=Ind|Number=Plur|Person=3|Tense=Past|VerbForm=Fin\t_\t_\t_\t_\n"
-    "4\tsitting\tsit\tVERB\tVBG\tTense=Pres|VerbForm=Part\t_\t_\t_\t_\n"
-    "5\t.\t.\tPUNCT\t.\t_\t_\t_\t_\t_\n"
-    "\n"
-    "1\tWrds\t_\tNOUN\tNNS\tNumber=Plur|Typo=Yes\t_\t_\t_\t_\n"
-    "2\this\the\tPRON\tPRP$\tGender=Masc|Number=Sing|Number[psor]=Sing|Person=3|Poss=Yes|"
-    "PronType=Prs\t_\t_\t_\t_\n"
-    "3\tgone\tgo\tVERB\tVBN\tTense=Past|VerbForm=Part\t_\t_\t_\t_\n"
-    "\n";
-const char* kPredicted =
-    "1\tThe\tthe\tDET\tDT\tPronType=Art|Definite=Def\t_\t_\t_\t_\n"
-    "2\tcats\tcats\tNOUN\tNN\tNumber=Plur\t_\t_\t_\t_\n"
-    "3\twere\tbe\tAUX\tVBD\tMood=Ind|Number=Sing|Person=3|Tense=Past|VerbForm=Fin\t_\t_\t_\t_\n"
-    "4\tsitting\tsit\tVERB\tVBG\tStyle=Expr|Tense=Pres|VerbForm=Part\t_\t_\t_\t_\n"
-    "5\t.\t.\tPUNCT\t.\t_\t_\t_\t_\t_\n"
-    "\n"
-    "1\tWrds\twrds\tPROPN\tNNS\tNumber=Plur\t_\t_\t_\t_\n"
-    "2\this\this\tPRON\tPRP\tGender=Masc|Number=Sing|Person=3|Poss=Yes|PronType=Prs\t_\t_\t_\t_\n"
-    "3\tgone\tgone\tVERB\tVBN\t_\t_\t_\t_\t_\n"
-    "\n";
-
-bool unseen_in_test(const std::string& form) { return form == "Wrds" || form == "his"; }
 
 TEST_CASE("score_tags: UFeats, AllTags and Lemmas on gold words", "[evaluation]") {
   const std::vector<Sentence> gold = parse_conllu(kGold);
@@ -224,31 +160,6 @@ TEST_CASE("score_tags: tags that do not fit the gold words are refused", "[evalu
   tags[1].words.pop_back();
   CHECK_THROWS_WITH(score_tags(gold, tags), "gold sentence 2 has 3 words, its tags 2");
 }
-
-// Raw text: the system keeps "can't" as a multi-word token like gold but makes "sit." one
-// word, so the aligned words are The, cats, ca, n't (4 of 6 gold words, 5 system words).
-//   The   feats in another order, lemma "The"       UFeats yes, AllTags yes, Lemmas no
-//   cats  Number=Sing, lemma "cats"                 no / no / no
-//   ca    lemma "ca"                                yes / yes / no
-//   n't   extra Foo=Bar, XPOS RP, gold lemma "_"    yes / no / yes
-const char* kRawGold =
-    "# text = The cats can't sit.\n"
-    "1\tThe\tthe\tDET\tDT\tDefinite=Def|PronType=Art\t_\t_\t_\t_\n"
-    "2\tcats\tcat\tNOUN\tNNS\tNumber=Plur\t_\t_\t_\t_\n"
-    "3-4\tcan't\t_\t_\t_\t_\t_\t_\t_\t_\n"
-    "3\tca\tcan\tAUX\tMD\tVerbForm=Fin\t_\t_\t_\t_\n"
-    "4\tn't\t_\tPART\tRB\tPolarity=Neg\t_\t_\t_\t_\n"
-    "5\tsit\tsit\tVERB\tVB\tVerbForm=Inf\t_\t_\t_\tSpaceAfter=No\n"
-    "6\t.\t.\tPUNCT\t.\t_\t_\t_\t_\t_\n"
-    "\n";
-const char* kRawSystem =
-    "1\tThe\tThe\tDET\tDT\tPronType=Art|Definite=Def\t_\t_\t_\t_\n"
-    "2\tcats\tcats\tNOUN\tNNS\tNumber=Sing\t_\t_\t_\t_\n"
-    "3-4\tcan't\t_\t_\t_\t_\t_\t_\t_\t_\n"
-    "3\tca\tca\tAUX\tMD\tVerbForm=Fin\t_\t_\t_\t_\n"
-    "4\tn't\tn't\tPART\tRP\tFoo=Bar|Polarity=Neg\t_\t_\t_\t_\n"
-    "5\tsit.\tsit.\tVERB\tVB\tVerbForm=Inf\t_\t_\t_\t_\n"
-    "\n";
 
 TEST_CASE("evaluate_raw: UFeats, AllTags and Lemmas on aligned words", "[raw_evaluation]") {
   const RawEvaluation result = evaluate_raw(parse_conllu(kRawGold), parse_conllu(kRawSystem));
