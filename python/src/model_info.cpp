@@ -45,9 +45,11 @@ py::dict parameter_groups(const Model& model) {
   for_each_parameter(model.parameters, model.config,
                      [&](const std::string& name, const Tensor&, const Shape& shape) {
                        const std::size_t first = name.find('.');
-                       const std::string group =
-                           first == std::string::npos ? name : name.substr(0, name.find('.', first + 1));
-                       if (groups.empty() || groups.back().first != group) groups.emplace_back(group, 0);
+                       const std::string group = first == std::string::npos
+                                                     ? name
+                                                     : name.substr(0, name.find('.', first + 1));
+                       if (groups.empty() || groups.back().first != group)
+                         groups.emplace_back(group, 0);
                        groups.back().second += element_count(shape);
                      });
   py::dict dict;

@@ -95,7 +95,8 @@ py::array_t<float> attention_array(AttentionMaps& maps, std::size_t num_words) {
   const auto n = static_cast<py::ssize_t>(num_words);
   if (maps.weights.empty()) return py::array_t<float>(std::vector<py::ssize_t>{0, 0, n, n});
   auto* owned = new std::vector<float>(std::move(maps.weights));
-  const py::capsule owner(owned, [](void* vector) { delete static_cast<std::vector<float>*>(vector); });
+  const py::capsule owner(owned,
+                          [](void* vector) { delete static_cast<std::vector<float>*>(vector); });
   return py::array_t<float>(std::vector<py::ssize_t>{maps.num_layers, maps.num_heads, n, n},
                             owned->data(), owner);
 }
@@ -144,7 +145,8 @@ PYBIND11_MODULE(_sawtag, module) {
   py::class_<PythonWord>(module, "Word", "One tagged word (read-only).")
       .def_readonly("form", &PythonWord::form, "The word as the tokenizer gave it (\"n't\").")
       .def_readonly("upos", &PythonWord::upos, "Universal part of speech (NOUN, VERB, ...).")
-      .def_readonly("xpos", &PythonWord::xpos, "Language-specific tag (Penn Treebank: NN, VBD, ...).")
+      .def_readonly("xpos", &PythonWord::xpos,
+                    "Language-specific tag (Penn Treebank: NN, VBD, ...).")
       .def_readonly("upos_prob", &PythonWord::upos_prob,
                     "Calibrated probability of upos, as `sawtag tag --probs` writes it.")
       .def_readonly("xpos_prob", &PythonWord::xpos_prob, "Calibrated probability of xpos.")
@@ -192,6 +194,7 @@ PYBIND11_MODULE(_sawtag, module) {
            "(max_sequence_length) has no single map: its array has shape (0, 0, n, n).\n\n"
            "text and threads as for tag().")
       .def("_explain_json", &explain_json, py::arg("text"), py::arg("threads") = py::none())
-      .def("_info", [](const PythonTagger& tagger) { return model_info(tagger.model(), tagger.path()); })
+      .def("_info",
+           [](const PythonTagger& tagger) { return model_info(tagger.model(), tagger.path()); })
       .def_property_readonly("model_path", &PythonTagger::path);
 }

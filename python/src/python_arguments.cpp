@@ -37,7 +37,8 @@ Sentence sentence_of(py::handle words, const std::string& where) {
   for (py::handle word : words) {
     const std::string name = where + "[" + std::to_string(index++) + "]";
     if (!PyUnicode_Check(word.ptr())) {
-      throw py::type_error(name + " is " + type_name(word) + ": the words of a sentence must be str");
+      throw py::type_error(name + " is " + type_name(word) +
+                           ": the words of a sentence must be str");
     }
     Word parsed;
     parsed.form = utf8_of(word);

@@ -16,7 +16,7 @@ namespace sawtag::python {
 // `text` as given: a str of raw text (raw == true), or pre-tokenized sentences.
 struct TextArgument {
   bool raw = false;
-  std::string text;  // UTF-8
+  std::string text;                 // UTF-8
   std::vector<Sentence> sentences;  // each with "# text = <words joined by spaces>"
 };
 

@@ -42,8 +42,9 @@ std::vector<std::pair<std::size_t, std::size_t>> batches_of(
   return batches;
 }
 
-// Tags every batch on `threads` threads (>= 1), the caller's among them; threads take the next batch not taken until none is left. The first
-// exception is rethrown here, after every thread has stopped.
+// Tags every batch on `threads` threads (>= 1), the caller's among them; threads take the next
+// batch not taken until none is left. The first exception is rethrown here, after every thread has
+// stopped.
 std::vector<TagResult> tag_batches(const Tagger& tagger,
                                    const std::vector<std::vector<std::string>>& sentences,
                                    const TagOptions& options, int threads) {
@@ -137,8 +138,7 @@ std::string PythonTagger::tag_conllu(const std::string& text, TextInput input, T
   return out.str();
 }
 
-std::string PythonTagger::explain_json(const std::vector<Sentence>& sentences,
-                                       int threads) const {
+std::string PythonTagger::explain_json(const std::vector<Sentence>& sentences, int threads) const {
   const int max_window = tagger_.max_window();
   for (std::size_t s = 0; s < sentences.size(); ++s) {  // the CLI's message (explain_command.cpp)
     const auto n = static_cast<int>(sentences[s].words.size());

@@ -10,4 +10,5 @@ except ImportError as missing:
     print("skipped: " + str(missing) + " (Debian: python3-pytest python3-numpy)")
     sys.exit(77)
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.exit(pytest.main(["-q", "-p", "no:cacheprovider"] + sys.argv[1:]))
