@@ -196,5 +196,6 @@ PYBIND11_MODULE(_sawtag, module) {
       .def("_explain_json", &explain_json, py::arg("text"), py::arg("threads") = py::none())
       .def("_info",
            [](const PythonTagger& tagger) { return model_info(tagger.model(), tagger.path()); })
-      .def_property_readonly("model_path", &PythonTagger::path);
+      .def_property_readonly("model_path", &PythonTagger::path,
+                             "The path of the loaded model file.");
 }

@@ -73,3 +73,20 @@ def test_info_shows_what_sawtag_info_shows(tagger, cli):
                                             f"d_model {info['architecture']['d_model']}")
     assert info["ensemble"] == []
     assert info["training"]
+
+
+def test_every_public_name_has_a_docstring_and_a_stub():
+    import os
+    import sawtag
+    with open(os.path.join(os.path.dirname(sawtag.__file__), "__init__.pyi")) as stub_file:
+        stub = stub_file.read()
+    assert sawtag.__doc__ and sawtag.__version__
+    for name in ("Tagger", "Word"):
+        assert getattr(sawtag, name).__doc__
+        assert f"class {name}(" in stub or f"class {name}:" in stub
+    for cls in (sawtag.Tagger, sawtag.Word):
+        public = [name for name in dir(cls) if not name.startswith("_")]
+        assert public
+        for name in public:
+            assert getattr(cls, name).__doc__, cls.__name__ + "." + name
+            assert f"def {name}(" in stub, cls.__name__ + "." + name
