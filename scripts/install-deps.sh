@@ -5,7 +5,8 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config libcli11-dev libspdlog-dev nlohmann-json3-dev
-          libeigen3-dev catch2 libutf8proc-dev)
+          libeigen3-dev catch2 libutf8proc-dev
+          pybind11-dev python3-dev python3-numpy python3-pytest)
 optional_packages=(chromium parallel)
 # --fuzz: also clang and its libFuzzer runtime, for the fuzz targets (tests/fuzz/; CI's last step).
 if [ "${1:-}" = "--fuzz" ]; then
