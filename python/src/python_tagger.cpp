@@ -99,6 +99,8 @@ TaggedSentences PythonTagger::tag(std::vector<Sentence> sentences, int threads,
   TaggedSentences tagged{std::move(sentences), tag_batches(tagger_, forms, options, threads)};
   OutputOptions columns;
   columns.tags = TagColumns::both;
+  columns.lemmas = tagger_.model().has_lemmas();
+  columns.feats = tagger_.model().has_feats();
   for (std::size_t s = 0; s < tagged.sentences.size(); ++s) {
     apply_tags(tagged.sentences[s], tagged.results[s], columns);
   }
