@@ -219,7 +219,7 @@ void add_tag_command(CLI::App& app) {
       ->add_option("--input", options->input_kind,
                    "raw: running text, paragraphs separated by blank lines (a sentence may "
                    "continue on the next line); tokenized: one sentence per line, words split "
-                   "on whitespace; conllu: CoNLL-U, only UPOS/XPOS are filled")
+                   "on whitespace; conllu: CoNLL-U, only the columns of --tags are filled")
       ->capture_default_str()
       ->check(CLI::IsMember(names_of(kInputKinds)));
   command->add_flag("--sentence-per-line", options->session.sentence_per_line,
