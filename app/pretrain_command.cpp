@@ -133,7 +133,8 @@ void add_pretrain_command(CLI::App& app, const std::vector<std::string>& argumen
   size("--d-ff", config.d_ff, "Feed-forward hidden size");
   command->add_option("--seed", options.seed, "Random seed: the same seed, the same encoder")
       ->capture_default_str();
-  size("-j,--threads", options.threads, "Threads");
+  command->add_option("-j,--threads", options.threads, "Threads")->capture_default_str()
+      ->check(CLI::Range(1, 1024));
   command->callback([arguments, &arguments_of_run] {
     run_pretrain(*arguments, recorded_command_line(arguments_of_run));
   });

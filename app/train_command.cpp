@@ -68,8 +68,8 @@ void run_train(TrainArguments& arguments, const std::string& command_line) {
                              {"-o", arguments.output_path}, {"--checkpoint", options.checkpoint_path});
 
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<Sentence> train = read_treebank(arguments.train_path);
-  const std::vector<Sentence> dev = read_treebank(arguments.dev_path);
+  const std::vector<Sentence> train = read_tagged_treebank(arguments.train_path);
+  const std::vector<Sentence> dev = read_tagged_treebank(arguments.dev_path);
   spdlog::info("{}: {} sentences; {}: {} sentences", arguments.train_path, train.size(),
                arguments.dev_path, dev.size());
 
@@ -217,7 +217,8 @@ void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_
   size("--patience", options.patience, "Stop after this many epochs without a better dev score");
   command->add_option("--seed", options.seed, "Random seed: the same seed, the same model")
       ->capture_default_str();
-  size("-j,--threads", options.threads, "Threads");
+  command->add_option("-j,--threads", options.threads, "Threads")->capture_default_str()
+      ->check(CLI::Range(1, 1024));
 
   command->callback([arguments, &arguments_of_run] {
     const std::string command_line = recorded_command_line(arguments_of_run);
