@@ -8,6 +8,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "finite_numbers.hpp"
 #include "overwrite_check.hpp"
 #include "progress_bar.hpp"
 #include "training_heap.hpp"
@@ -119,8 +120,10 @@ void add_pretrain_command(CLI::App& app, const std::vector<std::string>& argumen
       ->capture_default_str()->check(CLI::Range(0.01, 0.9));
   command->add_option("--batch-words", options.batch_words, "Words per optimiser step")
       ->capture_default_str()->check(CLI::PositiveNumber);
-  command->add_option("--lr", options.learning_rate, "Peak learning rate")->capture_default_str();
-  command->add_option("--warmup", options.warmup_steps, "Warm-up steps")->capture_default_str();
+  command->add_option("--lr", options.learning_rate, "Peak learning rate")->capture_default_str()
+      ->check(positive_number());
+  command->add_option("--warmup", options.warmup_steps, "Warm-up steps")->capture_default_str()
+      ->check(non_negative_number());
   command->add_option("--dropout", options.dropout, "Dropout rate")->capture_default_str()
       ->check(CLI::Range(0.0, 0.95));
   const auto size = [command](const char* name, int& value, const char* help) {
