@@ -20,12 +20,13 @@ CLI::Validator finite_number() {
       "");
 }
 
-// A check that `value` is above (or at least) 0; not-a-number text is left to the type check.
+// A check that the value is above (or at least) 0.
 CLI::Validator compared_with_zero(bool zero_allowed, const std::string& description) {
   return CLI::Validator(
       [zero_allowed](std::string& input) -> std::string {
         double value = 0.0;
-        if (!CLI::detail::lexical_cast(input, value)) return std::string();
+        // Not a number, or NaN or infinity: the type check or the finite check says so.
+        if (!CLI::detail::lexical_cast(input, value) || !std::isfinite(value)) return std::string();
         if (zero_allowed ? value < 0.0 : !(value > 0.0)) {
           return "Value " + input + (zero_allowed ? " is below 0" : " is not above 0");
         }

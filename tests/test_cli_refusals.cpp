@@ -37,7 +37,7 @@ constexpr const char* kUntaggedMessage =
 struct RefusalFixture : CliFixture {
   std::string tagged = dir.write("tagged.conllu", read_file(SAWTAG_TEST_DATA "/sample.conllu"));
   std::string untagged = dir.write("untagged.conllu", kUntagged);
-  std::string empty = dir.write("empty.conllu", "# a comment and nothing else\n");
+  std::string empty = dir.write("empty.conllu", "");
   std::string output = dir.file("out.json");
 
   bool nothing_written() const {

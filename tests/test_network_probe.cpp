@@ -95,6 +95,4 @@ TEST_CASE_METHOD(sawtag::testing::CliFixture,
   sawtag::testing::check_one_line_error(
       sawtag::testing::run_sawtag({"tag", "-m", hostile, "-f", "json", "--probs"}, "I saw a saw\n"),
       1, "computes NaN or infinite scores");
-  sawtag::testing::check_one_line_error(
-      sawtag::testing::run_sawtag({"info", "-m", hostile}), 1, "computes NaN or infinite scores");
 }
