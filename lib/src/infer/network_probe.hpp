@@ -9,9 +9,10 @@
 
 namespace sawtag::infer {
 
-// Runs a fixed probe sentence, a few of the vocabulary's words and the model's self-test
-// sentences through `network` (built from `model`); throws ModelError when any score is NaN or
-// infinite, naming the tensor with the largest weight. About a millisecond.
+// Runs 32 words through `network` (built from `model`): a fixed probe sentence and the first
+// words of the vocabulary, as one window; throws ModelError when any score is NaN or infinite,
+// naming the tensor with the largest weight. About 1 ms for the shipped English model (the
+// self-tests, which the Tagger runs next, are checked word by word: require_finite_scores).
 void probe_network(const NetworkEnsemble& network, const Model& model);
 
 // Throws ModelError when one of a word's `count` scores (logits) is NaN or infinite: a word the
