@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <system_error>
 
@@ -55,4 +57,23 @@ CATCH_REGISTER_LISTENER(TemporaryDirectoryCheck)
 TEST_CASE("the tests write their temporary files in a directory of their own", "[tests]") {
   const std::string directory = std::filesystem::temp_directory_path().filename().string();
   CHECK(directory.rfind("sawtag-tests-", 0) == 0);
+}
+
+// The check above sees only what is written under TMPDIR: a test that names /tmp itself would
+// escape it (as test_pretraining.cpp did, leaving its text and vectors behind after every run).
+TEST_CASE("no test names the temporary directory itself: they ask TMPDIR", "[tests]") {
+  const std::string needle = std::string("\"/") + "tmp";  // not spelled out here either
+  std::string offenders;
+  const std::filesystem::path tests = std::filesystem::path(SAWTAG_SOURCE_DIR) / "tests";
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(tests)) {
+    const std::string extension = entry.path().extension().string();
+    if (extension != ".cpp" && extension != ".hpp") continue;
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    if (text.str().find(needle) != std::string::npos) {
+      offenders += " " + entry.path().lexically_relative(tests).string();
+    }
+  }
+  CHECK(offenders == "");
 }
