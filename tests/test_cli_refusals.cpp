@@ -2,7 +2,6 @@
 // tags (or without words), a thread count beyond reason, an output that is an input. Each is
 // one line on stderr, exit 1 (bad input) or 2 (usage), and nothing is written.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -50,15 +49,15 @@ struct RefusalFixture : CliFixture {
 TEST_CASE_METHOD(RefusalFixture, "train refuses a training treebank without tags",
                  "[cli][refusals]") {
   check_one_line_error(
-      run_sawtag({"train", "--train", untagged, "--dev", tagged, "-o", output, "--epochs", "1"}),
-      1, kUntaggedMessage);
+      run_sawtag({"train", "--train", untagged, "--dev", tagged, "-o", output, "--epochs", "1"}), 1,
+      kUntaggedMessage);
   CHECK(nothing_written());
 }
 
 TEST_CASE_METHOD(RefusalFixture, "train refuses a dev treebank without tags", "[cli][refusals]") {
   check_one_line_error(
-      run_sawtag({"train", "--train", tagged, "--dev", untagged, "-o", output, "--epochs", "1"}),
-      1, kUntaggedMessage);
+      run_sawtag({"train", "--train", tagged, "--dev", untagged, "-o", output, "--epochs", "1"}), 1,
+      kUntaggedMessage);
   CHECK(nothing_written());
 }
 
@@ -72,10 +71,9 @@ TEST_CASE_METHOD(RefusalFixture, "train refuses a treebank without words", "[cli
 TEST_CASE_METHOD(RefusalFixture, "eval, calibrate and ensemble refuse gold without tags",
                  "[cli][refusals]") {
   check_one_line_error(run_sawtag({"eval", "-m", model, untagged}), 1, kUntaggedMessage);
-  check_one_line_error(run_sawtag({"eval", "-m", model, "--raw", untagged}), 1,
+  check_one_line_error(run_sawtag({"eval", "-m", model, "--raw", untagged}), 1, kUntaggedMessage);
+  check_one_line_error(run_sawtag({"calibrate", "-m", model, "--dev", untagged, "-o", output}), 1,
                        kUntaggedMessage);
-  check_one_line_error(run_sawtag({"calibrate", "-m", model, "--dev", untagged, "-o", output}),
-                       1, kUntaggedMessage);
   check_one_line_error(
       run_sawtag({"ensemble", "-m", model, "-m", model, "--dev", untagged, "-o", output}), 1,
       kUntaggedMessage);
@@ -109,15 +107,13 @@ TEST_CASE_METHOD(RefusalFixture, "every command's -j is bounded: 0 and 100000 ar
 TEST_CASE_METHOD(RefusalFixture, "train-tokenizer refuses an output that is one of its inputs",
                  "[cli][refusals]") {
   const std::string before = read_file(tagged);
-  check_one_line_error(
-      run_sawtag({"train-tokenizer", "-m", model, "--train", tagged, "--dev", tagged, "-o",
-                  tagged}),
-      1, "-o " + tagged + ": would overwrite the input " + tagged);
+  check_one_line_error(run_sawtag({"train-tokenizer", "-m", model, "--train", tagged, "--dev",
+                                   tagged, "-o", tagged}),
+                       1, "-o " + tagged + ": would overwrite the input " + tagged);
   CHECK(read_file(tagged) == before);
   const std::string model_before = read_file(model);
   check_one_line_error(
-      run_sawtag({"train-tokenizer", "-m", model, "--train", tagged, "--dev", tagged, "-o",
-                  model}),
+      run_sawtag({"train-tokenizer", "-m", model, "--train", tagged, "--dev", tagged, "-o", model}),
       1, "would overwrite the input " + model);
   CHECK(read_file(model) == model_before);
 }

@@ -3,7 +3,6 @@
 // that section, and the page names no command or option the CLI lacks. The page's header says
 // how to add one.
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <regex>
 #include <set>

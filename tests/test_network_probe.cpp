@@ -3,7 +3,6 @@
 // never tagged. Before, a query weight of -1.5e38 loaded, and every word came out ADJ with
 // "upos_prob": null.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <limits>
 #include <memory>
@@ -34,7 +33,8 @@ Model overflowing_model() {
   return model;
 }
 
-const std::string kLargest = "the largest weight is in encoder.layers.0.attention.query.bias (3e+38)";
+const std::string kLargest =
+    "the largest weight is in encoder.layers.0.attention.query.bias (3e+38)";
 
 }  // namespace
 
@@ -89,7 +89,8 @@ TEST_CASE("a word's scores must be finite to be tagged", "[probe]") {
 }
 
 TEST_CASE_METHOD(sawtag::testing::CliFixture,
-                 "sawtag tag refuses an overflowing model: exit 1, one line, no output", "[probe]") {
+                 "sawtag tag refuses an overflowing model: exit 1, one line, no output",
+                 "[probe]") {
   const std::string hostile = dir.file("overflowing.json");
   sawtag::save_model(overflowing_model(), hostile);
   sawtag::testing::check_one_line_error(

@@ -7,7 +7,6 @@
 // The reporter interfaces a listener derives from (Catch2 v2 defines them only on request).
 #define CATCH_CONFIG_EXTERNAL_INTERFACES
 #include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>

@@ -10,9 +10,9 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <catch2/catch.hpp>
 
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -53,8 +53,8 @@ int status_in_capped_child(const std::function<void()>& start, const std::string
     try {
       start();
     } catch (const sawtag::InputError& error) {
-      status = std::string(error.what()).find(expected) != std::string::npos ? kMatched
-                                                                            : kOtherMessage;
+      status =
+          std::string(error.what()).find(expected) != std::string::npos ? kMatched : kOtherMessage;
     } catch (...) {
       status = kOtherException;
     }
@@ -67,19 +67,17 @@ int status_in_capped_child(const std::function<void()>& start, const std::string
 
 }  // namespace
 
-TEST_CASE("threads that cannot be started are one clear error, never std::terminate",
-          "[threads]") {
+TEST_CASE("threads that cannot be started are one clear error, never std::terminate", "[threads]") {
 #ifdef SAWTAG_TEST_SANITIZED
   SUCCEED("skipped under AddressSanitizer (it needs the address space this test caps)");
 #else
   const std::string expected = "could not start 5000 threads (";
-  CHECK(status_in_capped_child(
-            [] { sawtag::train::on_threads(kThreadsAsked, [](std::size_t) {}); }, expected) ==
-        kMatched);
+  CHECK(status_in_capped_child([] { sawtag::train::on_threads(kThreadsAsked, [](std::size_t) {}); },
+                               expected) == kMatched);
   CHECK(status_in_capped_child([] { sawtag::HelperThreads helpers(kThreadsAsked); }, expected) ==
         kMatched);
-  CHECK(status_in_capped_child([] { sawtag::cli::ThreadPool pool(kThreadsAsked); },
-                               expected) == kMatched);
+  CHECK(status_in_capped_child([] { sawtag::cli::ThreadPool pool(kThreadsAsked); }, expected) ==
+        kMatched);
   // The message says what to do.
   CHECK(status_in_capped_child([] { sawtag::cli::ThreadPool pool(kThreadsAsked); },
                                "); ask for fewer threads (-j)") == kMatched);

@@ -15,8 +15,8 @@ namespace {
 
 // Words of every kind the input layer distinguishes: capitals, digits, punctuation, a word no
 // vocabulary has, and a long one.
-const std::vector<std::string> kProbeWords = {"The", "probe", "saw", "1,000", "words",
-                                              "--", "zzqxj", "unbelievably", "."};
+const std::vector<std::string> kProbeWords = {"The", "probe", "saw",          "1,000", "words",
+                                              "--",  "zzqxj", "unbelievably", "."};
 constexpr int kVocabularyWords = 23;  // the first rows of the word embedding: 32 words in all
 
 // "encoder.layers.0.attention.w_q (-1.5e+38)": the tensor holding the weight of largest
@@ -60,16 +60,18 @@ void probe_network(const NetworkEnsemble& network, const Model& model) {
   network.forward(windows, logits);
   if (std::all_of(logits.begin(), logits.end(), [](float x) { return std::isfinite(x); })) return;
   const std::string largest = largest_weight(model);
-  throw ModelError("the model's network computes NaN or infinite scores from finite input (a "
-                   "probe sentence), so it cannot tag: its weights are unusable" +
-                   (largest.empty() ? std::string() : "; the largest weight is in " + largest));
+  throw ModelError(
+      "the model's network computes NaN or infinite scores from finite input (a "
+      "probe sentence), so it cannot tag: its weights are unusable" +
+      (largest.empty() ? std::string() : "; the largest weight is in " + largest));
 }
 
 void require_finite_scores(const float* logits, int count) {
   for (int c = 0; c < count; ++c) {
     if (!std::isfinite(logits[c])) {
-      throw ModelError("the model's network computed a NaN or infinite score for a word, so it "
-                       "cannot tag it: its weights are unusable");
+      throw ModelError(
+          "the model's network computed a NaN or infinite score for a word, so it "
+          "cannot tag it: its weights are unusable");
     }
   }
 }
