@@ -36,7 +36,7 @@ void run_calibrate(const CalibrateArguments& arguments) {
   refuse_output_over_input({{"-m", path}, {"--dev", arguments.dev_path}},
                            {{"-o", arguments.output_path}});
   Model model = load_model(path, Int8WordTable::keep);
-  const std::vector<Sentence> dev = read_treebank(arguments.dev_path);
+  const std::vector<Sentence> dev = read_tagged_treebank(arguments.dev_path);
   const auto shared = std::make_shared<const Model>(model);
   const Tagger tagger(shared);
   const std::string before = errors_of(tagger, dev, arguments.threads);

@@ -82,7 +82,7 @@ void run_ensemble(const EnsembleArguments& arguments, const std::string& command
   if (!arguments.dev_path.empty()) inputs.push_back({"--dev", arguments.dev_path});
   refuse_output_over_input(inputs, {{"-o", arguments.output_path}});
   std::vector<Sentence> dev;
-  if (!arguments.dev_path.empty()) dev = read_treebank(arguments.dev_path);  // before the work
+  if (!arguments.dev_path.empty()) dev = read_tagged_treebank(arguments.dev_path);  // before the work
 
   Model model = combine(arguments.model_paths);
   std::string sources;

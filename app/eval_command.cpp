@@ -74,7 +74,7 @@ void run_raw_eval(const EvalArguments& arguments, const Tagger& tagger,
 void run_eval(const EvalArguments& arguments) {
   const std::shared_ptr<const Model> model = load_located_model(arguments.model_path);
   const Tagger tagger(model, arguments.float32 ? TagPrecision::float32 : TagPrecision::fastest);
-  const std::vector<Sentence> gold = read_treebank(arguments.gold_path);
+  const std::vector<Sentence> gold = read_tagged_treebank(arguments.gold_path);
   if (arguments.raw) {
     run_raw_eval(arguments, tagger, gold);
     return;

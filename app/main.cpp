@@ -16,6 +16,7 @@
 #include "ensemble_command.hpp"
 #include "eval_command.hpp"
 #include "explain_command.hpp"
+#include "finite_numbers.hpp"
 #include "pretrain_command.hpp"
 #include "info_command.hpp"
 #include "output_file.hpp"
@@ -91,6 +92,7 @@ int run(int argc, char** argv) {
   sawtag::cli::add_explain_command(app);
   sawtag::cli::add_silver_command(app);
   sawtag::cli::add_walkthrough_command(app);
+  sawtag::cli::require_finite_numbers(app);  // after every command: each FLOAT option, NaN refused
   std::vector<std::string> args = with_default_command(app, argc, argv);
   std::vector<char*> pointers;
   for (std::string& arg : args) pointers.push_back(arg.data());

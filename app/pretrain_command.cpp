@@ -8,6 +8,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "finite_numbers.hpp"
 #include "overwrite_check.hpp"
 #include "progress_bar.hpp"
 #include "training_heap.hpp"
@@ -119,8 +120,10 @@ void add_pretrain_command(CLI::App& app, const std::vector<std::string>& argumen
       ->capture_default_str()->check(CLI::Range(0.01, 0.9));
   command->add_option("--batch-words", options.batch_words, "Words per optimiser step")
       ->capture_default_str()->check(CLI::PositiveNumber);
-  command->add_option("--lr", options.learning_rate, "Peak learning rate")->capture_default_str();
-  command->add_option("--warmup", options.warmup_steps, "Warm-up steps")->capture_default_str();
+  command->add_option("--lr", options.learning_rate, "Peak learning rate")->capture_default_str()
+      ->check(positive_number());
+  command->add_option("--warmup", options.warmup_steps, "Warm-up steps")->capture_default_str()
+      ->check(non_negative_number());
   command->add_option("--dropout", options.dropout, "Dropout rate")->capture_default_str()
       ->check(CLI::Range(0.0, 0.95));
   const auto size = [command](const char* name, int& value, const char* help) {
@@ -133,7 +136,8 @@ void add_pretrain_command(CLI::App& app, const std::vector<std::string>& argumen
   size("--d-ff", config.d_ff, "Feed-forward hidden size");
   command->add_option("--seed", options.seed, "Random seed: the same seed, the same encoder")
       ->capture_default_str();
-  size("-j,--threads", options.threads, "Threads");
+  command->add_option("-j,--threads", options.threads, "Threads")->capture_default_str()
+      ->check(CLI::Range(1, 1024));
   command->callback([arguments, &arguments_of_run] {
     run_pretrain(*arguments, recorded_command_line(arguments_of_run));
   });

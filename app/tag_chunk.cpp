@@ -14,7 +14,7 @@ namespace {
 
 // A raw paragraph is tokenized and tagged in parts of about this many bytes, ending where a
 // sentence ends (Tokenizer::tokenize_part): a sentence without an end in this many bytes is
-// cut in two. Paragraphs are shorter, unless a line is (README.md, `--input raw`).
+// cut in two. Paragraphs are shorter, unless a line is (docs/cli.md, `--input raw`).
 constexpr std::size_t kPartBytes = std::size_t{16} << 10;
 
 std::vector<std::string> forms_of(const Sentence& sentence) {

@@ -4,15 +4,29 @@
 #include <atomic>
 #include <exception>
 #include <memory>
+#include <string>
+#include <system_error>
 #include <utility>
+
+#include "sawtag/error.hpp"
 
 namespace sawtag::cli {
 
 ThreadPool::ThreadPool(int threads) {
-  for (int t = 0; t < threads; ++t) threads_.emplace_back([this] { work(); });
+  try {
+    for (int t = 0; t < threads; ++t) threads_.emplace_back([this] { work(); });
+  } catch (const std::system_error& error) {
+    // Let through, the error would destroy joinable threads: std::terminate, exit 134.
+    stop_and_join();
+    throw InputError("could not start " + std::to_string(threads) + " threads (" +
+                     std::to_string(threads_.size()) + " started: " + error.code().message() +
+                     "); ask for fewer threads (-j)");
+  }
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::~ThreadPool() { stop_and_join(); }
+
+void ThreadPool::stop_and_join() {
   {
     const std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;

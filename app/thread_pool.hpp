@@ -13,6 +13,7 @@ namespace sawtag::cli {
 
 class ThreadPool {
  public:
+  // Throws InputError when the threads cannot be started.
   explicit ThreadPool(int threads);
   // Runs the tasks still queued, then joins the threads.
   ~ThreadPool();
@@ -32,6 +33,7 @@ class ThreadPool {
 
  private:
   void work();
+  void stop_and_join();
 
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <sstream>
 
+#include "finite_numbers.hpp"
 #include "overwrite_check.hpp"
 #include "progress_bar.hpp"
 #include "sawtag/error.hpp"
@@ -86,8 +87,8 @@ void run_train(TrainArguments& arguments, const std::string& command_line) {
                              {"-o", arguments.output_path}, {"--checkpoint", options.checkpoint_path});
 
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<Sentence> train = read_treebank(arguments.train_path);
-  const std::vector<Sentence> dev = read_treebank(arguments.dev_path);
+  const std::vector<Sentence> train = read_tagged_treebank(arguments.train_path);
+  const std::vector<Sentence> dev = read_tagged_treebank(arguments.dev_path);
   spdlog::info("{}: {} sentences; {}: {} sentences", arguments.train_path, train.size(),
                arguments.dev_path, dev.size());
 
@@ -235,17 +236,19 @@ void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_
   size("--min-word-count", options.min_word_count, "Rarer words are <unk>");
   size("--epochs", options.epochs, "Epochs at most");
   size("--batch-size", options.batch_size, "Sentences per batch");
-  command->add_option("--lr", options.learning_rate, "Peak learning rate")->capture_default_str();
-  command->add_option("--warmup", options.warmup_steps, "Warm-up steps")->capture_default_str();
+  command->add_option("--lr", options.learning_rate, "Peak learning rate")->capture_default_str()
+      ->check(positive_number());
+  command->add_option("--warmup", options.warmup_steps, "Warm-up steps")->capture_default_str()
+      ->check(non_negative_number());
   command->add_option("--weight-decay", options.weight_decay, "AdamW weight decay")
-      ->capture_default_str();
+      ->capture_default_str()->check(non_negative_number());
   command->add_option("--clip", options.clip_norm, "Gradient-norm clip (0 = off)")
-      ->capture_default_str();
+      ->capture_default_str()->check(non_negative_number());
   command->add_option("--dropout", options.dropout, "Dropout rate")->capture_default_str()
       ->check(CLI::Range(0.0, 0.95));
   command->add_option("--word-dropout", options.word_dropout,
                       "Word dropout alpha: p(<unk>) = alpha / (alpha + count)")
-      ->capture_default_str();
+      ->capture_default_str()->check(non_negative_number());
   command->add_option("--label-smoothing", options.label_smoothing, "Label smoothing")
       ->capture_default_str()->check(CLI::Range(0.0, 0.99));
   command->add_option("--average-decay", options.average_decay,
@@ -255,7 +258,8 @@ void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_
   size("--patience", options.patience, "Stop after this many epochs without a better dev score");
   command->add_option("--seed", options.seed, "Random seed: the same seed, the same model")
       ->capture_default_str();
-  size("-j,--threads", options.threads, "Threads");
+  command->add_option("-j,--threads", options.threads, "Threads")->capture_default_str()
+      ->check(CLI::Range(1, 1024));
 
   command->callback([arguments, &arguments_of_run] {
     const std::string command_line = recorded_command_line(arguments_of_run);

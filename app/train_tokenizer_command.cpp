@@ -5,6 +5,7 @@
 #include <chrono>
 #include <memory>
 
+#include "overwrite_check.hpp"
 #include "progress_bar.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/tagger.hpp"
@@ -28,6 +29,11 @@ struct TrainTokenizerArguments {
 };
 
 void run_train_tokenizer(const TrainTokenizerArguments& arguments, const std::string& command) {
+  // Before anything is read or written: `-o train.conllu` must not replace the treebank.
+  refuse_output_over_input({{"-m", arguments.model_path},
+                            {"--train", arguments.train_path},
+                            {"--dev", arguments.dev_path}},
+                           {{"-o", arguments.output_path}});
   Model model = load_model(arguments.model_path, Int8WordTable::keep);
   const std::vector<Sentence> train = read_treebank(arguments.train_path);
   const std::vector<Sentence> dev = read_treebank(arguments.dev_path);
@@ -91,7 +97,7 @@ void add_train_tokenizer_command(CLI::App& app, const std::vector<std::string>& 
   command->add_option("--seed", arguments->options.seed, "Random seed")->capture_default_str();
   command->add_option("-j,--threads", arguments->options.threads, "Threads")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 1024));
   command->add_option("--self-test", arguments->self_test,
                       "Sentence the finished model must tag right, stored in it: "
                       "\"我/PRON 看到/VERB\"");

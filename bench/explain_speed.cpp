@@ -1,4 +1,4 @@
-// Prints how long explaining one sentence takes once the model is loaded (README, "sawtag
+// Prints how long explaining one sentence takes once the model is loaded (docs/cli.md, "sawtag
 // explain"): the sentence and its n masked copies through the network, then the drops.
 //   sawtag_explain_bench MODEL [WORDS [THREADS [RUNS [WORD]]]]
 // WORDS (default 30) words of an English sentence, cycled, explained by a sawtag::Explainer

@@ -10,7 +10,7 @@ cmake --build build --target sawtag_cli -j "${SAWTAG_JOBS:-$(nproc)}"
 
 if [ -z "${SAWTAG_MODEL:-}" ] && [ ! -f models/en_ewt.json ]; then
   echo "quickstart: built build/app/sawtag, but there is no model yet: models/en_ewt.json is" >&2
-  echo "quickstart: missing. Train one (README, 'sawtag train') or pass -m MODEL / set SAWTAG_MODEL." >&2
+  echo "quickstart: missing. Train one (docs/cli.md, 'sawtag train') or pass -m MODEL / set SAWTAG_MODEL." >&2
   exit 1
 fi
 echo '$ echo "I saw a saw" | build/app/sawtag'

@@ -3,7 +3,8 @@
 #  - tests/consumer, a separate CMake project, finds the library with find_package(sawtag),
 #    builds and runs;
 #  - the installed binary runs and finds the model installed beside it
-#    (<prefix>/share/sawtag/en_ewt.json) without --model or $SAWTAG_MODEL.
+#    (<prefix>/share/sawtag/en_ewt.json) without --model or $SAWTAG_MODEL;
+#  - the manual page is installed and renders (man -l <prefix>/share/man/man1/sawtag.1).
 # Usage: tests/install_consumer.sh BUILD_DIR SOURCE_DIR   (ctest runs it as install_consumer)
 set -euo pipefail
 
@@ -29,6 +30,16 @@ cmake -S "$source_dir/tests/consumer" -B "$work/consumer" "${generator[@]}" \
 cmake --build "$work/consumer" > "$work/build.log" \
   || { cat "$work/build.log" >&2; fail "building tests/consumer failed"; }
 [ "$("$work/consumer/sawtag_consumer")" = ok ] || fail "the consumer program failed"
+
+# The manual page: installed, and rendered by man without a warning where man is installed.
+page="$prefix/share/man/man1/sawtag.1"
+[ -f "$page" ] || fail "the manual page was not installed ($page)"
+if command -v man > /dev/null; then
+  warnings=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$page" 2>&1 > "$work/man.txt") \
+    || fail "man -l $page failed: $warnings"
+  [ -z "$warnings" ] || fail "man -l $page warns: $warnings"
+  grep -q "sawtag train" "$work/man.txt" || fail "the rendered manual page lacks its commands"
+fi
 
 version=$("$prefix/bin/sawtag" --version)
 [[ "$version" == "sawtag "* ]] || fail "unexpected --version output: $version"

@@ -1,4 +1,4 @@
-// The `sawtag` binary end to end: input kinds, output formats and options (README.md).
+// The `sawtag` binary end to end: input kinds, output formats and options (docs/cli.md).
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-// `sawtag tag --input raw` paragraphs (README.md, `sawtag tag`) and `sawtag eval --raw`, end to
+// `sawtag tag --input raw` paragraphs (docs/cli.md, `sawtag tag`) and `sawtag eval --raw`, end to
 // end: a sentence may continue on the next line, text and tsv keep one output line per input line.
 #include <algorithm>
 #include <catch2/catch.hpp>

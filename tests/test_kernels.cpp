@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -185,6 +186,47 @@ TEST_CASE("every level's layer norm, GELU and softmax equal their definitions", 
                   Approx(expected).margin(1e-6));
         }
       }
+    }
+  }
+}
+
+// A hostile model can make scores NaN or infinite; the kernels stay defined (under UBSan, the
+// softmax once converted a NaN to int) and say so in their output instead of hiding it.
+TEST_CASE("every level's softmax is defined for NaN and infinite scores", "[kernels]") {
+  constexpr int kN = 19, kPadded = 32;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> scores(static_cast<std::size_t>(kN) * kPadded, 0.0f);
+  for (int j = 0; j < kN; ++j) {
+    scores[static_cast<std::size_t>(0 * kPadded + j)] = 0.25f * static_cast<float>(j % 5);
+    scores[static_cast<std::size_t>(1 * kPadded + j)] = j == 17 ? nan : 1.0f;  // NaN late
+    scores[static_cast<std::size_t>(2 * kPadded + j)] = j == 0 ? nan : 1.0f;   // NaN first
+    scores[static_cast<std::size_t>(3 * kPadded + j)] = j == 5 ? inf : 1.0f;
+    scores[static_cast<std::size_t>(4 * kPadded + j)] = j % 2 == 0 ? -inf : 2.0f;
+  }
+  for (const CpuLevel level : infer::supported_cpu_levels()) {
+    INFO("level " << infer::cpu_level_name(level));
+    std::vector<float> weights = scores;
+    infer::SoftmaxCall softmax;
+    softmax.scores = weights.data();
+    softmax.n = kN;
+    softmax.padded = kPadded;
+    softmax.scale = 1.0f;
+    infer::kernels_for(level).code.attention_weights(softmax);
+    const auto weight = [&](int row, int column) {
+      return weights[static_cast<std::size_t>(row * kPadded + column)];
+    };
+    double sum = 0;
+    for (int j = 0; j < kN; ++j) sum += std::exp(0.25 * (j % 5));
+    for (int j = 0; j < kN; ++j) {
+      REQUIRE(weight(0, j) == Approx(std::exp(0.25 * (j % 5)) / sum).margin(1e-6));
+      REQUIRE(std::isnan(weight(1, j)));  // one NaN score: the whole row is NaN
+      REQUIRE(std::isnan(weight(2, j)));
+      REQUIRE(std::isnan(weight(3, j)));  // inf - inf
+      REQUIRE(weight(4, j) == Approx(j % 2 == 0 ? 0.0 : 1.0 / 9).margin(1e-6));  // -inf: 0
+    }
+    for (int row = 0; row < 5; ++row) {
+      for (int j = kN; j < kPadded; ++j) REQUIRE(weight(row, j) == 0.0f);
     }
   }
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_runner.hpp"
 #include "fixtures.hpp"
 #include "nn/matrix.hpp"
 #include "sawtag/error.hpp"
@@ -22,16 +23,13 @@
 namespace sawtag {
 namespace {
 
-std::string temporary_path(const std::string& name) {
-  return "/tmp/sawtag-pretrain-test-" + std::to_string(::getpid()) + "-" + name;
-}
 
 // Eight-dimensional vectors for a small vocabulary, and text made of those words.
 const std::vector<std::string> kWords = {"the", "dog", "saw", "a", "cat", "wood", "we", "cut",
                                          "i", ".", "with", "it"};
 
-std::string write_vectors() {
-  const std::string path = temporary_path("vectors.vec");
+std::string write_vectors(const testing::TempDir& scratch) {
+  const std::string path = scratch.file("vectors.vec");
   std::ofstream out(path);
   out << std::setprecision(9) << kWords.size() << " 8\n";
   for (std::size_t w = 0; w < kWords.size(); ++w) {
@@ -42,8 +40,8 @@ std::string write_vectors() {
   return path;
 }
 
-std::string write_text() {
-  const std::string path = temporary_path("text.txt");
+std::string write_text(const testing::TempDir& scratch) {
+  const std::string path = scratch.file("text.txt");
   std::ofstream out(path);
   std::mt19937_64 random(3);
   std::uniform_int_distribution<std::size_t> pick(0, kWords.size() - 2);
@@ -58,7 +56,8 @@ std::string write_text() {
   return path;
 }
 
-PretrainOptions tiny_options() {
+// Options for a tiny encoder whose text and vectors are written in `scratch`.
+PretrainOptions tiny_options(const testing::TempDir& scratch) {
   PretrainOptions options;
   options.config.word_dim = 8;
   options.config.char_dim = 4;
@@ -70,8 +69,8 @@ PretrainOptions tiny_options() {
   options.config.num_layers = 1;
   options.config.d_ff = 16;
   options.config.max_relative_distance = 3;
-  options.text_path = write_text();
-  options.vectors_path = write_vectors();
+  options.text_path = write_text(scratch);
+  options.vectors_path = write_vectors(scratch);
   options.batch_words = 60;
   options.max_words = 1200;
   options.learning_rate = 1e-2f;
@@ -160,8 +159,9 @@ TEST_CASE("masked-vector loss: gradients against finite differences", "[pretrain
 }
 
 TEST_CASE("pretrain: learns, is deterministic, and resumes exactly", "[pretraining]") {
-  PretrainOptions options = tiny_options();
-  options.checkpoint_path = temporary_path("a.ckpt");
+  const testing::TempDir scratch;
+  PretrainOptions options = tiny_options(scratch);
+  options.checkpoint_path = scratch.file("a.ckpt");
   std::vector<double> losses;
   PretrainObserver observer;
   observer.on_progress = [&losses](const PretrainProgress& progress) {
@@ -186,16 +186,16 @@ TEST_CASE("pretrain: learns, is deterministic, and resumes exactly", "[pretraini
   // resumed from its checkpoint without one: the same encoder as the uninterrupted run.
   PretrainOptions longer = options;
   longer.max_words = 20000;
-  longer.checkpoint_path = temporary_path("straight.ckpt");
+  longer.checkpoint_path = scratch.file("straight.ckpt");
   const Model straight = pretrain_encoder(longer);
   PretrainOptions stopped = longer;
-  stopped.checkpoint_path = temporary_path("stopped.ckpt");
+  stopped.checkpoint_path = scratch.file("stopped.ckpt");
   stopped.max_seconds = 0.02;
   const Model partial = pretrain_encoder(stopped);
   CHECK(std::stoll(partial.training.fields.at("words")) < longer.max_words);
   PretrainOptions resumed_options = longer;
   resumed_options.resume_path = stopped.checkpoint_path;
-  resumed_options.checkpoint_path = temporary_path("resumed.ckpt");
+  resumed_options.checkpoint_path = scratch.file("resumed.ckpt");
   const Model resumed = pretrain_encoder(resumed_options);
   // The records differ only in the date-independent fields checked here.
   CHECK(resumed.training.fields.at("words") == straight.training.fields.at("words"));
@@ -205,15 +205,12 @@ TEST_CASE("pretrain: learns, is deterministic, and resumes exactly", "[pretraini
           straight.parameters.encoder.layers[l].feed_forward.hidden.weight.data);
   }
   CHECK(serialize_model(resumed) == serialize_model(straight));
-  std::remove(options.checkpoint_path.c_str());
-  std::remove(longer.checkpoint_path.c_str());
-  std::remove(stopped.checkpoint_path.c_str());
-  std::remove(resumed_options.checkpoint_path.c_str());
 }
 TEST_CASE("pretrain -> train --encoder: the encoder starts the fine-tuning", "[pretraining]") {
-  PretrainOptions options = tiny_options();
+  const testing::TempDir scratch;
+  PretrainOptions options = tiny_options(scratch);
   const Model encoder = pretrain_encoder(options);
-  const std::string encoder_path = temporary_path("encoder.json");
+  const std::string encoder_path = scratch.file("encoder.json");
   save_model(encoder, encoder_path);
 
   const std::vector<Sentence> treebank = {[] {
@@ -273,28 +270,25 @@ TEST_CASE("pretrain -> train --encoder: the encoder starts the fine-tuning", "[p
         1e-4f);
 
   // An encoder of other sizes is refused by name.
-  PretrainOptions wider = tiny_options();
+  PretrainOptions wider = tiny_options(scratch);
   wider.config.d_ff = 24;
-  const std::string wider_path = temporary_path("wider.json");
+  const std::string wider_path = scratch.file("wider.json");
   save_model(pretrain_encoder(wider), wider_path);
   Model other = initial_model(treebank, train_options);
   Model wider_encoder = load_model(wider_path);
   CHECK_THROWS_WITH(load_encoder_into(wider_encoder, other),
                     Catch::Matchers::Contains("d_ff is 24 but the model's is 16"));
-  std::remove(encoder_path.c_str());
-  std::remove(wider_path.c_str());
-  std::remove(options.text_path.c_str());
-  std::remove(options.vectors_path.c_str());
 }
 
 TEST_CASE("pretrain refuses unusable input with a clear error", "[pretraining]") {
-  PretrainOptions options = tiny_options();
-  options.text_path = temporary_path("missing.txt");
+  const testing::TempDir scratch;
+  PretrainOptions options = tiny_options(scratch);
+  options.text_path = scratch.file("missing.txt");
   CHECK_THROWS_WITH(pretrain_encoder(options), Catch::Matchers::Contains("cannot open the text"));
-  options = tiny_options();
+  options = tiny_options(scratch);
   options.config.word_dim = 16;
   CHECK_THROWS_WITH(pretrain_encoder(options), Catch::Matchers::Contains("8 dimensions"));
-  options = tiny_options();
+  options = tiny_options(scratch);
   options.resume_path = options.text_path;
   CHECK_THROWS_WITH(pretrain_encoder(options),
                     Catch::Matchers::Contains("not a sawtag pre-training checkpoint"));

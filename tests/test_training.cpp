@@ -72,7 +72,8 @@ TrainOptions tiny_options() {
 }
 
 std::string temporary_path(const std::string& name) {
-  return "/tmp/sawtag-test-" + std::to_string(::getpid()) + "-" + name;
+  const std::string file = "sawtag-test-" + std::to_string(::getpid()) + "-" + name;
+  return (std::filesystem::temp_directory_path() / file).string();
 }
 
 // Writes `sentences` as a CoNLL-U file at `path`.

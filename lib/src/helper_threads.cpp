@@ -1,12 +1,23 @@
 #include "helper_threads.hpp"
 
+#include <system_error>
+
+#include "thread_start_error.hpp"
+
 namespace sawtag {
 
 HelperThreads::HelperThreads(int count) {
-  for (int t = 0; t < count; ++t) threads_.emplace_back([this, t] { wait_for_jobs(t + 1); });
+  try {
+    for (int t = 0; t < count; ++t) threads_.emplace_back([this, t] { wait_for_jobs(t + 1); });
+  } catch (const std::system_error& error) {
+    stop_and_join();
+    throw_cannot_start_threads(static_cast<std::size_t>(count), threads_.size(), error);
+  }
 }
 
-HelperThreads::~HelperThreads() {
+HelperThreads::~HelperThreads() { stop_and_join(); }
+
+void HelperThreads::stop_and_join() {
   {
     const std::lock_guard<std::mutex> lock(mutex_);
     stop_ = true;

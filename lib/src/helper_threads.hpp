@@ -14,7 +14,8 @@ namespace sawtag {
 
 class HelperThreads {
  public:
-  explicit HelperThreads(int count);  // count >= 0 helpers besides the calling thread
+  // count >= 0 helpers besides the calling thread; throws InputError when they cannot be started.
+  explicit HelperThreads(int count);
   ~HelperThreads();                   // waits for the helpers to finish and stop
   HelperThreads(const HelperThreads&) = delete;
   HelperThreads& operator=(const HelperThreads&) = delete;
@@ -27,6 +28,7 @@ class HelperThreads {
 
  private:
   void wait_for_jobs(int index);
+  void stop_and_join();
 
   std::mutex mutex_;
   std::condition_variable wake_;  // a new job, or stop

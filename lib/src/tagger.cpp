@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "infer/network_ensemble.hpp"
+#include "infer/network_probe.hpp"
 #include "infer/windows.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/features.hpp"
@@ -253,6 +254,7 @@ Tagger::Tagger(std::shared_ptr<const Model> model, TagPrecision precision)
   network_ = std::make_shared<const infer::NetworkEnsemble>(
       *model_, precision == TagPrecision::float32 ? infer::Precision::float32
                                                   : infer::Precision::bfloat16);
+  infer::probe_network(*network_, *model_);  // before the self-tests: NaN is no tag to compare
   for (std::size_t t = 0; t < model_->self_tests.size(); ++t) {
     const SelfTest& test = model_->self_tests[t];
     const std::string name = "self-test " + std::to_string(t + 1) + " '" + join(test.words) + "'";
@@ -324,6 +326,7 @@ class BatchTagger {
         const int word = windows_[w].first + i;
         if (plan.owner[static_cast<std::size_t>(word)] != window) continue;
         WordTags& tags = results_[sentence].words[static_cast<std::size_t>(word)];
+        infer::require_finite_scores(row, columns);
         const Calibration& calibration = model_.calibration;
         choose_tag(row, model_.upos, calibration.upos_temperature, options_.top_k, tags.upos,
                    tags.upos_probability, tags.upos_top, probabilities_);

@@ -35,10 +35,21 @@ for target in "${targets[@]}"; do
   "$build_dir/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -rss_limit_mb=2048 \
     -timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts" "${dictionary[@]}" \
     "$corpus" "$fuzz_dir/corpus/$target" > "$log" 2>&1 || status=$?
-  grep -E '^(Done |stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY|Test unit written)' \
+  grep -E '^(Done |stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY)|runtime error:' \
     "$log" || true
   if [ "$status" -ne 0 ]; then
     failed+=("$target")
+    # libFuzzer writes "artifact_prefix='DIR/'; Test unit written to DIR/crash-SHA1" (one line,
+    # not at its start): name each reproducer and the command that replays it.
+    found=0
+    while IFS= read -r artifact; do
+      found=1
+      echo "fuzz: $target: reproducer $artifact"
+      echo "fuzz: $target: replay with $build_dir/tests/fuzz/fuzz_$target $artifact"
+    done < <(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log")
+    if [ "$found" -eq 0 ]; then
+      echo "fuzz: $target: exit status $status and no reproducer written (see $log)"
+    fi
   fi
 done
 if [ ${#failed[@]} -ne 0 ]; then

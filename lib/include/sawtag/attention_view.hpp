@@ -1,7 +1,7 @@
 // Pictures of the attention weights the Tagger captures (TagOptions::capture_attention): a heat
 // map for the terminal, one self-contained HTML page, and a standalone SVG heat map. These only
 // format; the caller tags and decides things like colour (NO_COLOR, is stdout a terminal).
-// What each shows is described in README.md ("sawtag attention") and docs/attention-format.md.
+// What each shows is described in docs/cli.md ("sawtag attention") and docs/attention-format.md.
 #pragma once
 
 #include <iosfwd>

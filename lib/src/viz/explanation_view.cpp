@@ -1,5 +1,5 @@
 // The terminal view of `sawtag explain`: each word's tag and probability, then a bar per other
-// word, the strongest influence first. README.md ("sawtag explain") shows an example:
+// word, the strongest influence first. docs/cli.md ("sawtag explain") shows an example:
 //   5 can  NOUN 0.914; its own form masked: drop +0.130, then NOUN
 //       a    +0.800 ███████████████████▎     then AUX
 //       you   0.000                          then NOUN

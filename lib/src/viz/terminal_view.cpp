@@ -1,6 +1,6 @@
 // The terminal view of `sawtag attention`: the sentence with its tags, a heat map of one layer
 // and head (or the mean of a layer's heads) with the words on both axes, and each word's most
-// attended word in every head of that layer. README.md ("sawtag attention") shows an example.
+// attended word in every head of that layer. docs/cli.md ("sawtag attention") shows an example.
 #include <algorithm>
 #include <ostream>
 #include <string>
