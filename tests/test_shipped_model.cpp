@@ -133,9 +133,9 @@ TEST_CASE("The shipped model gives lemmas and EWT's features: 'The cats were sit
 
 // The morphology issue's targets are on test (UFeats 96.0, Lemmas 97.5, AllTags 93.5); these
 // guard the model's dev figures (models/MODEL_CARD.md), a little below them.
-constexpr double kMinimumDevUfeats = MORPHOLOGY_DEV_UFEATS;
-constexpr double kMinimumDevLemmas = MORPHOLOGY_DEV_LEMMAS;
-constexpr double kMinimumDevAllTags = MORPHOLOGY_DEV_ALLTAGS;
+constexpr double kMinimumDevUfeats = 95.5;
+constexpr double kMinimumDevLemmas = 96.9;
+constexpr double kMinimumDevAllTags = 92.8;
 
 TEST_CASE("The shipped model keeps its UFeats, Lemmas and AllTags on EWT dev",
           "[shipped][morphology]") {
