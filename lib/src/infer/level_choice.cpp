@@ -16,6 +16,16 @@ namespace sawtag::infer {
 
 namespace {
 
+// What the baseline level was compiled for: a native build's baseline is as fast as its own
+// CPU's level, a portable build's is SSE2, so the two must not share a cache entry.
+#if defined(__AVX512F__)
+constexpr const char* kBaselineBuiltFor = "baseline avx512";
+#elif defined(__AVX2__)
+constexpr const char* kBaselineBuiltFor = "baseline avx2";
+#else
+constexpr const char* kBaselineBuiltFor = "baseline generic";
+#endif
+
 // "avx512bf16 0.31 ms, avx512 0.62 ms, avx2 0.70 ms, baseline 4.12 ms" (fastest first).
 std::string describe(std::vector<LevelTiming> timings) {
   std::stable_sort(timings.begin(), timings.end(), [](const LevelTiming& a, const LevelTiming& b) {
@@ -119,9 +129,9 @@ LevelChoiceRequest level_choice_request(const LayerShapes& shapes) {
     if (has_code(level)) request.runnable.push_back(level);
   }
   request.cache_path = level_cache_path();
-  request.cache_key = std::string("sawtag ") + SAWTAG_VERSION + "|" + cpu_model() + "|d_model " +
-                      std::to_string(shapes.d_model) + " d_ff " + std::to_string(shapes.d_ff) +
-                      " rows " + std::to_string(shapes.rows);
+  request.cache_key = std::string("sawtag ") + SAWTAG_VERSION + " " + kBaselineBuiltFor + "|" +
+                      cpu_model() + "|d_model " + std::to_string(shapes.d_model) + " d_ff " +
+                      std::to_string(shapes.d_ff) + " rows " + std::to_string(shapes.rows);
   return request;
 }
 

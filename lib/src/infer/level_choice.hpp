@@ -49,7 +49,8 @@ using MeasureLevels = std::function<std::vector<LevelTiming>(const std::vector<C
 LevelChoice choose_level(const LevelChoiceRequest& request, const MeasureLevels& measure);
 
 // The request for this process: SAWTAG_CPU, the levels with code in this build that this CPU
-// runs, level_cache_path(), and a key of sawtag's version, cpu_model() and `shapes`.
+// runs, level_cache_path(), and a key of sawtag's version, what the build's baseline level was
+// compiled for (a native build's is not a portable one's), cpu_model() and `shapes`.
 LevelChoiceRequest level_choice_request(const LayerShapes& shapes);
 
 }  // namespace sawtag::infer
