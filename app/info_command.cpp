@@ -118,6 +118,7 @@ void run_info_command(const InfoCommandOptions& options) {
   write_licence(out, model);
   out << "kernels: " << cpu_kernels() << " (this CPU: " << join(supported_cpu_kernels(), " ")
       << ")\n";
+  out << "kernels chosen: " << cpu_kernels_choice() << "\n";
   write_architecture(out, model.config);
   write_parameters(out, model, options.tensors);
   write_ensemble(out, model);

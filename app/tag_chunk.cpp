@@ -9,6 +9,8 @@
 #include <optional>
 #include <sstream>
 
+#include "sawtag/tag_in_tasks.hpp"
+
 namespace sawtag::cli {
 namespace {
 
@@ -100,7 +102,8 @@ class ChunkProcessor {
       const std::string& text = piece.paragraph.text;
       std::size_t begin = 0;
       do {
-        TokenizedPart tokenized = tagging_.tokenizer->tokenize_part(text, begin, kPartBytes);
+        TokenizedPart tokenized =
+            tagging_.tokenizer->tokenize_part(text, begin, kPartBytes, run_tasks());
         add(Part{&piece, std::move(tokenized.sentences), tokenized.end}, tokenized.end - begin);
         begin = tokenized.end;
       } while (begin < text.size());
@@ -152,7 +155,7 @@ class ChunkProcessor {
     for (const Part& part : parts_) {
       for (const Sentence& sentence : part.sentences) forms.push_back(forms_of(sentence));
     }
-    std::vector<TagResult> results = tag(std::move(forms));
+    std::vector<TagResult> results = tag(forms);
     auto next = results.begin();
     for (Part& part : parts_) {
       const auto end = next + static_cast<std::ptrdiff_t>(part.sentences.size());
@@ -165,34 +168,18 @@ class ChunkProcessor {
     parts_bytes_ = 0;
   }
 
-  // Tags `sentences` a batch (TagOptions::batch_words) at a time, the batches shared with the
-  // pool's threads that come free. Tags do not depend on how sentences are batched.
-  std::vector<TagResult> tag(std::vector<std::vector<std::string>> sentences) const {
-    const Tagger& tagger = *tagging_.tagger;
-    const TagOptions& options = tagging_.tag_options;
-    if (tagging_.pool == nullptr) return tagger.tag_batch(sentences, options);
-    std::vector<TagResult> results(sentences.size());
-    std::vector<std::function<void()>> batches;
-    std::size_t first = 0;
-    while (first < sentences.size()) {
-      std::size_t last = first;
-      std::size_t words = 0;
-      while (last < sentences.size() &&
-             (last == first ||
-              words + sentences[last].size() <= static_cast<std::size_t>(options.batch_words))) {
-        words += sentences[last++].size();
-      }
-      batches.emplace_back([&, first, last] {
-        const std::vector<std::vector<std::string>> batch(
-            std::make_move_iterator(sentences.begin() + first),
-            std::make_move_iterator(sentences.begin() + last));
-        std::vector<TagResult> tagged = tagger.tag_batch(batch, options);
-        std::move(tagged.begin(), tagged.end(), results.begin() + first);
-      });
-      first = last;
-    }
-    tagging_.pool->run_all(std::move(batches));
-    return results;
+  // Tags `sentences` a batch (TagOptions::batch_words) at a time, the batches, and the windows
+  // of a sentence longer than the model's window, shared with the pool's threads that come
+  // free (sawtag/tag_in_tasks.hpp). Tags do not depend on how sentences are batched.
+  std::vector<TagResult> tag(const std::vector<std::vector<std::string>>& sentences) const {
+    return tag_in_tasks(*tagging_.tagger, sentences, tagging_.tag_options, run_tasks());
+  }
+
+  // The pool's run_all, or none without a pool.
+  RunTasks run_tasks() const {
+    ThreadPool* pool = tagging_.pool;
+    if (pool == nullptr) return {};
+    return [pool](std::vector<std::function<void()>> tasks) { pool->run_all(std::move(tasks)); };
   }
 
   void write(Part& part, std::vector<TagResult>& results) {

@@ -91,3 +91,44 @@ TEST_CASE_METHOD(CliFixture, "tag: several long lines, -j and formats never chan
     }
   }
 }
+
+TEST_CASE_METHOD(CliFixture,
+                 "tag: a 20,000-word line without sentence ends, the same at -j 1 and 2",
+                 "[cli][batch]") {
+  // One sentence of 20,000 words: its windows are tagged on both threads with -j 2.
+  const std::vector<std::string> forms = {"the", "dog",   "saw", "a",  "saw",  "and",
+                                          "I",   "don't", "see", "it", "zebra"};
+  std::string line;
+  std::size_t words = 0;
+  for (std::size_t i = 0; i < 20000; ++i) {
+    const std::string& form = forms[(i * 7) % forms.size()];
+    line += (i == 0 ? "" : " ") + form;
+    words += form == "don't" ? 2 : 1;  // "do" "n't"
+  }
+  for (const std::string format : {"text", "conllu"}) {
+    const RunResult one = tag({"-f", format, "-j", "1"}, line + "\n");
+    REQUIRE(one.exit_code == 0);
+    INFO("format " << format);
+    if (format == "text") CHECK(words_in(one.out) == words);
+    CHECK(tag({"-f", format, "-j", "2"}, line + "\n").out == one.out);
+  }
+}
+
+TEST_CASE("tag: a long Chinese line without punctuation, the same at -j 1 and 2 (zh_gsd)",
+          "[cli][batch][shipped]") {
+  const std::string model = std::string(SAWTAG_SOURCE_DIR) + "/models/zh_gsd.json";
+  // 12,000 characters (36 KB, three parts) of running text with no sentence end: the learned
+  // tokenizer's windows and the tagger's are both spread over the threads with -j 2.
+  const std::string phrase = "我看到一把鋸子在桌子上他們明天要去北京參加會議這個問題很難回答";
+  std::string line;
+  while (line.size() < 36000) line += phrase;
+  const auto run = [&](const std::string& threads) {
+    const RunResult result =
+        run_sawtag({"tag", "-m", model, "-f", "conllu", "-j", threads}, line + "\n");
+    REQUIRE(result.exit_code == 0);
+    return result.out;
+  };
+  const std::string one = run("1");
+  CHECK(one.find("\t鋸子\t") != std::string::npos);  // segmented into words, not characters
+  CHECK(run("2") == one);
+}

@@ -9,6 +9,7 @@
 
 #include "sawtag/model.hpp"
 #include "sawtag/sentence.hpp"
+#include "sawtag/tag_in_tasks.hpp"
 #include "sawtag/training.hpp"
 
 namespace sawtag {
@@ -65,8 +66,10 @@ class Tokenizer {
   // With a learned tokenizer, a part ends at the last sentence start the model finds in the
   // `max_bytes` from `begin` (rounded up to a whole character), or there when it finds none;
   // the model sees no text after that end, so a sentence there may be split differently.
-  TokenizedPart tokenize_part(std::string_view text, std::size_t begin,
-                              std::size_t max_bytes) const;
+  // `run_tasks`, when given, runs the learned model's windows on the caller's threads
+  // (sawtag/tag_in_tasks.hpp): the same sentences, sooner.
+  TokenizedPart tokenize_part(std::string_view text, std::size_t begin, std::size_t max_bytes,
+                              const RunTasks& run_tasks = {}) const;
 
   const TokenizerData& data() const { return data_; }
   const TokenizerOptions& options() const { return options_; }

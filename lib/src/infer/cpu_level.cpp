@@ -73,9 +73,45 @@ CpuLevel highest_level() {
   return CpuLevel::amx;
 }
 
+// "AuthenticAMD 25.17.1 AMD EPYC ...": family and model with their extended fields added.
+std::string model_of_this_cpu() {
+  const Registers vendor = cpuid(0, 0);
+  char text[13] = {};
+  for (int i = 0; i < 4; ++i) {
+    text[i] = static_cast<char>(vendor.ebx >> (8 * i));
+    text[4 + i] = static_cast<char>(vendor.edx >> (8 * i));
+    text[8 + i] = static_cast<char>(vendor.ecx >> (8 * i));
+  }
+  const unsigned signature = cpuid(1, 0).eax;
+  unsigned family = (signature >> 8) & 0xF;
+  unsigned model = (signature >> 4) & 0xF;
+  if (family == 0xF) family += (signature >> 20) & 0xFF;
+  if (family >= 6) model += ((signature >> 16) & 0xF) << 4;
+  std::string name = std::string(text) + " " + std::to_string(family) + "." +
+                     std::to_string(model) + "." + std::to_string(signature & 0xF);
+  if (cpuid(0x80000000u, 0).eax >= 0x80000004u) {
+    char brand[49] = {};
+    for (unsigned leaf = 0; leaf < 3; ++leaf) {
+      const Registers part = cpuid(0x80000002u + leaf, 0);
+      const unsigned words[4] = {part.eax, part.ebx, part.ecx, part.edx};
+      for (int w = 0; w < 4; ++w) {
+        for (int b = 0; b < 4; ++b)
+          brand[leaf * 16 + w * 4 + b] = static_cast<char>(words[w] >> (8 * b));
+      }
+    }
+    std::string trimmed(brand);
+    while (!trimmed.empty() && trimmed.back() == ' ') trimmed.pop_back();
+    const std::size_t first = trimmed.find_first_not_of(' ');
+    if (first != std::string::npos) name += " " + trimmed.substr(first);
+  }
+  return name;
+}
+
 #else
 
 CpuLevel highest_level() { return CpuLevel::baseline; }
+
+std::string model_of_this_cpu() { return "unknown"; }
 
 #endif
 
@@ -104,6 +140,11 @@ std::vector<CpuLevel> supported_cpu_levels() {
     if (level <= highest) levels.push_back(level);
   }
   return levels;
+}
+
+std::string cpu_model() {
+  static const std::string model = model_of_this_cpu();
+  return model;
 }
 
 CpuLevel choose_cpu_level(const std::string& requested, const std::vector<CpuLevel>& supported) {

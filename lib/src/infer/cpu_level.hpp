@@ -29,4 +29,9 @@ std::vector<CpuLevel> supported_cpu_levels();
 // Error for an unknown name or one this CPU lacks, saying what it has.
 CpuLevel choose_cpu_level(const std::string& requested, const std::vector<CpuLevel>& supported);
 
+// This CPU's model as cpuid names it: vendor, family, model, stepping and brand string, e.g.
+// "AuthenticAMD 25.17.1 AMD EPYC 9654 96-Core Processor"; "unknown" off x86-64. What the
+// measured level is remembered under (infer/level_choice.hpp).
+std::string cpu_model();
+
 }  // namespace sawtag::infer

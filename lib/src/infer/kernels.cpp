@@ -1,6 +1,5 @@
 #include "infer/kernels.hpp"
 
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -112,18 +111,19 @@ Kernels kernels_for(CpuLevel level) {
   return kernels;
 }
 
-const Kernels& kernels() {
+const LevelChoice& level_choice() {
   // Initialised once, by the first caller; a throw leaves it for the next call to try again.
-  static const Kernels chosen = [] {
-    const char* requested = std::getenv("SAWTAG_CPU");
-    const std::vector<CpuLevel> supported = supported_cpu_levels();
-    CpuLevel level = choose_cpu_level(requested == nullptr ? "" : requested, supported);
-    // A build without a level's code (an old compiler) runs the best level it has.
-    while (code_of(level) == nullptr && level != CpuLevel::baseline) {
-      level = static_cast<CpuLevel>(static_cast<int>(level) - 1);
-    }
-    return kernels_for(level);
+  static const LevelChoice choice = [] {
+    const LayerShapes shapes;
+    return choose_level(level_choice_request(shapes), [&](const std::vector<CpuLevel>& levels) {
+      return time_levels(levels, shapes);
+    });
   }();
+  return choice;
+}
+
+const Kernels& kernels() {
+  static const Kernels chosen = kernels_for(level_choice().level);
   return chosen;
 }
 

@@ -12,6 +12,7 @@
 
 #include "infer/cpu_level.hpp"
 #include "infer/kernels/level_kernels.hpp"
+#include "infer/level_choice.hpp"
 
 namespace sawtag::infer {
 
@@ -27,10 +28,15 @@ struct Kernels {
   const char* description = "";
 };
 
-// The kernels of SAWTAG_CPU's level, or of the highest level this CPU supports. Chosen on
-// the first call; throws Error (each call) when SAWTAG_CPU names an unknown level or one this
-// CPU lacks.
+// The kernels of SAWTAG_CPU's level, or of the level that ran the encoder's products fastest
+// on this CPU (level_choice()). Chosen on the first call; throws Error (each call) when
+// SAWTAG_CPU names an unknown level or one this CPU lacks.
 const Kernels& kernels();
+
+// How kernels() chose its level: SAWTAG_CPU, else the cache's entry for this CPU model and
+// sawtag version, else a measurement of each level on the default model shape (d_model 256,
+// d_ff 512, the shipped models'), a few milliseconds at the first run on a machine.
+const LevelChoice& level_choice();
 
 // The kernels of `level`. Throws Error when this CPU or this build cannot run it.
 Kernels kernels_for(CpuLevel level);

@@ -129,7 +129,8 @@ std::vector<Sentence> character_sequences(const std::vector<Sentence>& treebank,
 }
 
 std::vector<PlacedToken> learned_tokens(const std::vector<CodePoint>& code_points,
-                                        const Tagger& character_tagger, bool sentence_per_line) {
+                                        const Tagger& character_tagger, bool sentence_per_line,
+                                        const RunTasks& run_tasks) {
   const std::vector<Chunk> chunks = chunks_of(code_points);
   // Paragraphs: chunks [begins[p], begins[p + 1]); each is tagged as one sequence.
   std::vector<std::size_t> begins;
@@ -152,7 +153,8 @@ std::vector<PlacedToken> learned_tokens(const std::vector<CodePoint>& code_point
       characters[i] += first_character(characters[i + 1]);
     }
   }
-  const std::vector<TagResult> tagged = character_tagger.tag_batch(paragraphs);
+  const std::vector<TagResult> tagged =
+      tag_in_tasks(character_tagger, paragraphs, TagOptions(), run_tasks);
 
   std::vector<PlacedToken> tokens;
   for (std::size_t p = 0; p < paragraphs.size(); ++p) {

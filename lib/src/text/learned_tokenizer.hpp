@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sawtag/sentence.hpp"
+#include "sawtag/tag_in_tasks.hpp"
 #include "sawtag/tagger.hpp"
 #include "text/sentence_splitter.hpp"
 #include "text/utf8.hpp"
@@ -39,8 +40,10 @@ std::vector<Sentence> character_sequences(const std::vector<Sentence>& treebank,
 // starts a sentence. A blank line (or, with `sentence_per_line`, any line break) always ends a
 // sentence, and the end of the text does. Tokens are of kind word, so multi-word tokens are
 // still split by the model's table. Paragraphs are tagged as one batch; a paragraph longer
-// than the model's window is tagged in overlapping windows.
+// than the model's window is tagged in overlapping windows, which `run_tasks` (when given)
+// spreads over its threads (sawtag/tag_in_tasks.hpp): the same tokens.
 std::vector<PlacedToken> learned_tokens(const std::vector<CodePoint>& code_points,
-                                        const Tagger& character_tagger, bool sentence_per_line);
+                                        const Tagger& character_tagger, bool sentence_per_line,
+                                        const RunTasks& run_tasks = {});
 
 }  // namespace sawtag::text

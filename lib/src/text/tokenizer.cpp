@@ -157,9 +157,10 @@ std::size_t last_sentence_start(const std::vector<PlacedToken>& tokens) {
 // `characters`: the learned tokenizer's model, or null.
 std::vector<PlacedToken> tokens_of(const std::vector<CodePoint>& code_points,
                                    const text::AbbreviationTable& abbreviations,
-                                   const Tagger* characters, const TokenizerOptions& options) {
+                                   const Tagger* characters, const TokenizerOptions& options,
+                                   const RunTasks& run_tasks = {}) {
   if (characters != nullptr) {
-    return text::learned_tokens(code_points, *characters, options.sentence_per_line);
+    return text::learned_tokens(code_points, *characters, options.sentence_per_line, run_tasks);
   }
   std::vector<PlacedToken> tokens = scan(code_points, abbreviations);
   text::SentenceSplitterOptions splitter_options;
@@ -249,13 +250,14 @@ std::vector<Sentence> Tokenizer::tokenize(std::string_view input, TokenizerRepor
 }
 
 TokenizedPart Tokenizer::tokenize_part(std::string_view text, std::size_t begin,
-                                       std::size_t max_bytes) const {
+                                       std::size_t max_bytes, const RunTasks& run_tasks) const {
   const bool learned = tables_->characters != nullptr;
   const std::size_t window_end =
       learned ? code_point_limit(text, begin, max_bytes) : part_limit(text, begin, max_bytes);
   const std::vector<CodePoint> code_points =
       text::decode_utf8(text.substr(begin, window_end - begin));
-  const std::vector<PlacedToken> tokens = tokens_of(code_points, tables_->abbreviations, tables_->characters.get(), options_);
+  const std::vector<PlacedToken> tokens = tokens_of(
+      code_points, tables_->abbreviations, tables_->characters.get(), options_, run_tasks);
   TokenizedPart part;
   part.end = window_end;
   std::size_t num_tokens = tokens.size();

@@ -1,0 +1,85 @@
+#include "sawtag/tag_in_tasks.hpp"
+
+#include <algorithm>
+#include <cstddef>
+
+#include "infer/windows.hpp"
+
+namespace sawtag {
+
+namespace {
+
+// A whole sentence (window < 0), or window `window` of a long one: its words [first,
+// first + count).
+struct Piece {
+  std::size_t sentence = 0;
+  int window = -1;
+  int first = 0;
+  int count = 0;
+};
+
+}  // namespace
+
+std::vector<TagResult> tag_in_tasks(const Tagger& tagger,
+                                    const std::vector<std::vector<std::string>>& sentences,
+                                    const TagOptions& options, const RunTasks& run_tasks) {
+  if (!run_tasks) return tagger.tag_batch(sentences, options);
+  const int max_window = tagger.max_window();
+  std::vector<TagResult> results(sentences.size());
+  std::vector<infer::WindowPlan> plans(sentences.size());
+  std::vector<Piece> pieces;
+  for (std::size_t s = 0; s < sentences.size(); ++s) {
+    const auto n = static_cast<int>(sentences[s].size());
+    if (n <= max_window) {
+      pieces.push_back(Piece{s, -1, 0, n});
+      continue;
+    }
+    plans[s] = infer::plan_windows(n, max_window);
+    results[s].words.resize(sentences[s].size());  // before the tasks fill in their words
+    for (std::size_t w = 0; w < plans[s].starts.size(); ++w) {
+      pieces.push_back(Piece{s, static_cast<int>(w), plans[s].starts[w], plans[s].length});
+    }
+  }
+
+  // Each task writes whole results or the words its windows own: no two write the same.
+  const auto tag_pieces = [&](std::size_t begin, std::size_t end) {
+    std::vector<std::vector<std::string>> batch;
+    batch.reserve(end - begin);
+    for (std::size_t p = begin; p < end; ++p) {
+      const std::vector<std::string>& words = sentences[pieces[p].sentence];
+      batch.emplace_back(words.begin() + pieces[p].first,
+                         words.begin() + pieces[p].first + pieces[p].count);
+    }
+    std::vector<TagResult> tagged = tagger.tag_batch(batch, options);
+    for (std::size_t p = begin; p < end; ++p) {
+      const Piece& piece = pieces[p];
+      TagResult& result = tagged[p - begin];
+      if (piece.window < 0) {
+        results[piece.sentence] = std::move(result);
+        continue;
+      }
+      const infer::WindowPlan& plan = plans[piece.sentence];
+      for (int i = 0; i < piece.count; ++i) {
+        const auto word = static_cast<std::size_t>(piece.first + i);
+        if (plan.owner[word] != piece.window) continue;
+        results[piece.sentence].words[word] = std::move(result.words[static_cast<std::size_t>(i)]);
+      }
+    }
+  };
+  std::vector<std::function<void()>> tasks;
+  const auto batch_words = static_cast<std::size_t>(std::max(1, options.batch_words));
+  for (std::size_t begin = 0; begin < pieces.size();) {
+    std::size_t end = begin;
+    std::size_t words = 0;
+    while (end < pieces.size() &&
+           (end == begin || words + static_cast<std::size_t>(pieces[end].count) <= batch_words)) {
+      words += static_cast<std::size_t>(pieces[end++].count);
+    }
+    tasks.emplace_back([&tag_pieces, begin, end] { tag_pieces(begin, end); });
+    begin = end;
+  }
+  run_tasks(std::move(tasks));
+  return results;
+}
+
+}  // namespace sawtag
