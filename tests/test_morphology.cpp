@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "cli_runner.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/evaluation.hpp"
 #include "sawtag/tagger.hpp"
@@ -179,7 +180,8 @@ TEST_CASE("train --base adds the heads and leaves the rest of the model as it wa
   TrainOptions options = tiny_options();
   options.epochs = 10;
   const Model base = train_model(untagged, untagged, options);
-  const std::string base_path = "/tmp/sawtag-test-morphology-base.json";
+  const testing::TempDir dir;
+  const std::string base_path = dir.file("base.json");
   save_model(base, base_path);
 
   TrainOptions heads = tiny_options();
@@ -187,7 +189,6 @@ TEST_CASE("train --base adds the heads and leaves the rest of the model as it wa
   heads.dropout = 0.1f;  // must not reach the frozen weights
   const auto treebank = tiny_treebank();
   const Model model = train_model(treebank, treebank, heads);
-  std::remove(base_path.c_str());
   REQUIRE(model.has_feats());
   REQUIRE(model.has_lemmas());
   CHECK(model.parameters.encoder.input_projection.weight.data ==
@@ -197,7 +198,7 @@ TEST_CASE("train --base adds the heads and leaves the rest of the model as it wa
   CHECK(model.parameters.heads.upos.weight.data == base.parameters.heads.upos.weight.data);
   CHECK(model.parameters.heads.xpos.bias.data == base.parameters.heads.xpos.bias.data);
   CHECK(model.words.items() == base.words.items());
-  CHECK(model.training.fields.at("morphology_heads_base") == "sawtag-test-morphology-base.json");
+  CHECK(model.training.fields.at("morphology_heads_base") == "base.json");
 
   TagOptions with_logits;
   with_logits.logits = true;
@@ -216,7 +217,6 @@ TEST_CASE("train --base adds the heads and leaves the rest of the model as it wa
     save_model(model, base_path);
     CHECK_THROWS_WITH(train_model(treebank, treebank, heads),
                       Catch::Contains("already has morphology heads"));
-    std::remove(base_path.c_str());
   }
 }
 
