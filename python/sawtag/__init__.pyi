@@ -49,7 +49,7 @@ class _Tagger:
         text: str,
         input: Literal["raw", "tokenized", "conllu"] = "raw",
         *,
-        tags: Literal["upos", "xpos", "both"] = "upos",
+        tags: Literal["upos", "xpos", "both", "all"] = "all",
         probs: bool = False,
     ) -> str:
         """What `sawtag tag -f conllu --input INPUT --tags TAGS [--probs]` writes for text."""

@@ -79,13 +79,13 @@ std::string tag_conllu(const PythonTagger& tagger, py::handle text, const std::s
   TagColumns columns = TagColumns::upos;
   if (tags == "xpos") {
     columns = TagColumns::xpos;
-  } else if (tags == "both") {
+  } else if (tags == "both" || tags == "all") {
     columns = TagColumns::both;
   } else if (tags != "upos") {
-    throw py::value_error("tags='" + tags + "': expected 'upos', 'xpos' or 'both'");
+    throw py::value_error("tags='" + tags + "': expected 'upos', 'xpos', 'both' or 'all'");
   }
   py::gil_scoped_release released;
-  return tagger.tag_conllu(utf8, kind, columns, probabilities);
+  return tagger.tag_conllu(utf8, kind, columns, probabilities, /*morphology=*/tags == "all");
 }
 
 // maps.weights as a float32 array of shape (layers, heads, n, n), without a copy: the array
@@ -178,13 +178,14 @@ PYBIND11_MODULE(_sawtag, module) {
            "GIL is released while tagging.\n"
            "Raises TypeError for other types (None, bytes, a list of non-str).")
       .def("tag_conllu", &tag_conllu, py::arg("text"), py::arg("input") = "raw", py::kw_only(),
-           py::arg("tags") = "upos", py::arg("probs") = false,
+           py::arg("tags") = "all", py::arg("probs") = false,
            "Returns what `sawtag tag -f conllu --input INPUT --tags TAGS [--probs]` writes "
            "for text (a str).\n\n"
            "input: 'raw' (running text), 'tokenized' (one sentence per line, words split on "
-           "whitespace) or 'conllu' (only the UPOS/XPOS columns are filled in).\n"
-           "tags: 'upos', 'xpos' or 'both': the columns filled in. probs: also add "
-           "UPOSProb=/XPOSProb= to MISC.\n"
+           "whitespace) or 'conllu' (only the columns of tags are filled in).\n"
+           "tags: 'upos', 'xpos', 'both' or 'all' (the default, as the CLI's CoNLL-U: every "
+           "column the model predicts): the columns filled in. probs: also add "
+           "UPOSProb=/XPOSProb= (LemmaProb=/FeatsProb=) to MISC.\n"
            "Raises ValueError for malformed CoNLL-U, with the CLI's message.")
       .def("attention", &attention, py::arg("text"), py::arg("threads") = py::none(),
            "Attention probabilities of every layer and head: a list with one numpy float32 "

@@ -108,7 +108,7 @@ TaggedSentences PythonTagger::tag(std::vector<Sentence> sentences, int threads,
 }
 
 std::string PythonTagger::tag_conllu(const std::string& text, TextInput input, TagColumns tags,
-                                     bool probabilities) const {
+                                     bool probabilities, bool morphology) const {
   std::vector<Sentence> sentences;
   switch (input) {
     case TextInput::raw:
@@ -126,11 +126,16 @@ std::string PythonTagger::tag_conllu(const std::string& text, TextInput input, T
   std::vector<std::vector<std::string>> forms;
   forms.reserve(sentences.size());
   for (const Sentence& sentence : sentences) forms.push_back(forms_of(sentence));
-  const std::vector<TagResult> results = tag_batches(tagger_, forms, TagOptions{}, 1);
+  TagOptions options;
+  options.morphology_probabilities = probabilities;
+  const std::vector<TagResult> results = tag_batches(tagger_, forms, options, 1);
   OutputOptions output;
   output.format = OutputFormat::conllu;
   output.tags = tags;
   output.probabilities = probabilities;
+  // "all": also the lemma and FEATS columns the model predicts, as `sawtag tag --tags all`.
+  output.lemmas = morphology && tagger_.model().has_lemmas();
+  output.feats = morphology && tagger_.model().has_feats();
   std::ostringstream out;
   const std::unique_ptr<OutputWriter> writer = make_output_writer(out, output);
   for (std::size_t s = 0; s < sentences.size(); ++s) {

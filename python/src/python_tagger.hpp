@@ -41,7 +41,7 @@ class PythonTagger {
   // `sawtag tag -f conllu --input INPUT --tags TAGS [--probs]` of `text`. Throws InputError for
   // malformed CoNLL-U.
   std::string tag_conllu(const std::string& text, TextInput input, TagColumns tags,
-                         bool probabilities) const;
+                         bool probabilities, bool morphology) const;
 
   // `sawtag explain -f json --tags both` of `sentences` (docs/explain-format.md), each
   // sentence's masked copies split over `threads` threads. Throws InputError, before

@@ -102,8 +102,8 @@ def test_bad_arguments_raise(tagger):
         tagger.tag_conllu(None)
     with pytest.raises(ValueError, match="input='json'"):
         tagger.tag_conllu("I saw", input="json")
-    with pytest.raises(ValueError, match="tags='all'"):
-        tagger.tag_conllu("I saw", tags="all")
+    with pytest.raises(ValueError, match="tags='lemmas'"):
+        tagger.tag_conllu("I saw", tags="lemmas")
 
 
 def test_malformed_conllu_raises_value_error_naming_the_line(tagger):

@@ -104,7 +104,7 @@ def test_ewt_test_raw_text_equals_cli(tagger, cli, ewt_test_text):
     ("tokenized", "I saw a saw\n\n  Go \t home \r\n"),
 ])
 def test_tag_conllu_equals_cli(tagger, cli, input_kind, text):
-    for tags in ("upos", "xpos", "both"):
+    for tags in ("upos", "xpos", "both", "all"):
         expected = cli("tag", "-m", MODEL, "-f", "conllu", "--input", input_kind, "--tags", tags,
                        input=text)
         assert tagger.tag_conllu(text, input_kind, tags=tags) == expected
