@@ -11,7 +11,7 @@ namespace {
 // A raw paragraph is read whole, so that a sentence may continue on the next line. To keep
 // memory bounded it also ends after kMaxParagraphLines lines, or at the end of the line that
 // brings it to kMaxParagraphBytes bytes; a sentence that runs across that point is cut in two
-// there (README.md, `--input raw`). A longer line is tokenized in parts (tag_chunk.hpp).
+// there (docs/cli.md, `--input raw`). A longer line is tokenized in parts (tag_chunk.hpp).
 constexpr std::size_t kMaxParagraphLines = 1000;
 constexpr std::size_t kMaxParagraphBytes = std::size_t{16} << 10;
 

@@ -1,5 +1,5 @@
 // Output formats for tagged sentences: text, tsv, conllu, json, jsonl; and the attention file.
-// The syntax of each format is documented in README.md ("Output formats") and
+// The syntax of each format is documented in docs/cli.md ("Output formats") and
 // docs/attention-format.md. Writers only format: they never flush, and write errors are left in
 // the stream's state for the caller to check.
 #pragma once

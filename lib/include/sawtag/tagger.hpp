@@ -22,7 +22,7 @@ struct TagOptions {
   // tag_batch() runs about this many words through the network at a time (at least one
   // window). It changes speed and memory, never a result. 256 keeps a batch's activations in a
   // core's L2 cache (256 x d_ff 512 floats = 512 KB): EWT train text tagged 9 % faster than
-  // with 1024 on the development machine (README, "Speed").
+  // with 1024 on the development machine (docs/performance.md).
   int batch_words = 256;
 };
 
@@ -87,7 +87,7 @@ enum class TagPrecision {
   // bfloat16 products summed in float32 where the CPU has them (AMX tiles on Intel Sapphire
   // Rapids and later; vdpbf16ps with AVX512_BF16 on AMD Zen 4/5 and Intel Cooper Lake; chosen
   // at run time, sawtag/cpu_kernels.hpp); float32 otherwise. Faster; EWT test accuracy moves
-  // by at most a few hundredths of a point (README).
+  // by at most a few hundredths of a point (docs/performance.md).
   fastest,
   float32,  // float32 everywhere, on every CPU
 };
