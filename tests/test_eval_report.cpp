@@ -98,8 +98,9 @@ TEST_CASE("raw_text_report and raw_json_report: rows and keys for the heads ther
 
   auto keys = [&](cli::PredictedColumns columns) {
     std::set<std::string> result;
-    for (const auto& item :
-         nlohmann::json::parse(cli::raw_json_report(evaluation, columns)).items())
+    // Named, so that it outlives the loop: items() refers to it.
+    const nlohmann::json report = nlohmann::json::parse(cli::raw_json_report(evaluation, columns));
+    for (const auto& item : report.items())
       result.insert(item.key());
     return result;
   };
