@@ -11,6 +11,7 @@
 #include "sawtag/conllu.hpp"
 #include "sawtag/ensemble.hpp"
 #include "sawtag/error.hpp"
+#include "sawtag/soft_targets.hpp"
 #include "sawtag/tokenizer.hpp"
 #include "treebank_file.hpp"
 
@@ -25,14 +26,38 @@ struct SilverArguments {
   long long max_words = 0;  // 0 = all of the text
   int max_sentence_words = 100;
   EnsembleOptions ensemble;
+  int soft = 0;  // > 0: write the ensemble's top `soft` classes per word and head instead
 };
 
 // Lines of raw text are tokenized and tagged this many at a time: memory stays bounded.
 constexpr std::size_t kLinesPerChunk = 2000;
 
+// Writes the ensemble's soft targets for `sentences` and adds their words to `total`.
+void write_soft_targets(const std::vector<const Tagger*>& models,
+                        const std::vector<Sentence>& sentences, const SilverArguments& arguments,
+                        OutputFile& output, EnsembleReport& total) {
+  std::vector<std::vector<std::string>> words;
+  for (const Sentence& sentence : sentences) {
+    words.emplace_back();
+    for (const Word& word : sentence.words) words.back().push_back(word.form);
+    total.words += sentence.words.size();
+  }
+  SoftTargetOptions options;
+  options.top_k = arguments.soft;
+  options.threads = arguments.ensemble.threads;
+  for (const SoftSentence& sentence : teacher_distributions(models, words, options)) {
+    write_soft_sentence(output.stream(), sentence);
+  }
+  output.check();
+}
+
 // Tags `sentences` with the ensemble, writes them and adds to `total`.
 void tag_and_write(const std::vector<const Tagger*>& models, std::vector<Sentence>& sentences,
                    const SilverArguments& arguments, OutputFile& output, EnsembleReport& total) {
+  if (arguments.soft > 0) {
+    write_soft_targets(models, sentences, arguments, output, total);
+    return;
+  }
   const EnsembleReport report = ensemble_tag(models, sentences, arguments.ensemble);
   total.words += report.words;
   total.upos_kept += report.upos_kept;
@@ -57,6 +82,9 @@ void run_silver(const SilverArguments& arguments) {
   for (const Tagger& tagger : taggers) models.push_back(&tagger);
 
   OutputFile output(arguments.output_path);
+  if (arguments.soft > 0) {
+    write_soft_targets_header(output.stream(), soft_targets_header(models.front()->model()));
+  }
   EnsembleReport total;
   const auto within_budget = [&arguments, &total] {
     return arguments.max_words <= 0 || static_cast<long long>(total.words) < arguments.max_words;
@@ -92,6 +120,11 @@ void run_silver(const SilverArguments& arguments) {
   const auto percent = [&total](std::size_t kept) {
     return total.words ? 100.0 * static_cast<double>(kept) / static_cast<double>(total.words) : 0.0;
   };
+  if (arguments.soft > 0) {
+    spdlog::info("{} words tagged by {} models: their top {} classes per head", total.words,
+                 models.size(), arguments.soft);
+    return;
+  }
   spdlog::info("{} words tagged by {} models; UPOS kept for {:.2f} %, XPOS for {:.2f} %",
                total.words, models.size(), percent(total.upos_kept), percent(total.xpos_kept));
 }
@@ -102,8 +135,8 @@ void add_silver_command(CLI::App& app) {
   auto arguments = std::make_shared<SilverArguments>();
   CLI::App* command = app.add_subcommand(
       "silver",
-      "Tag text with an ensemble of models (their mean probabilities) as CoNLL-U: silver "
-      "training data for `train --silver`");
+      "Tag text with an ensemble of models (their mean probabilities) as CoNLL-U, or write "
+      "their soft targets (--soft): silver training data for `train --silver`");
   command->add_option("-m,--model", arguments->model_paths,
                       "A model of the ensemble; repeat for more (default: the default model)");
   CLI::Option* text = command->add_option(
@@ -132,6 +165,15 @@ void add_silver_command(CLI::App& app) {
                    "training)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
+  CLI::Option* soft =
+      command
+          ->add_option("--soft", arguments->soft,
+                       "Write each word's K most likely classes of every head with the mean "
+                       "probabilities (soft targets for distillation, docs/distillation.md) "
+                       "instead of CoNLL-U")
+          ->check(CLI::Range(1, 1000))
+          ->type_name("K");
+  soft->excludes("--min-prob");
   command->add_option("-j,--threads", arguments->ensemble.threads, "Threads")
       ->capture_default_str()
       ->check(CLI::Range(1, 256));

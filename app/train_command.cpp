@@ -191,11 +191,16 @@ void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_
                       "strength (like weight decay); 0 = fine-tune freely")
       ->capture_default_str()->check(CLI::NonNegativeNumber);
   command->add_option("--silver", options.silver_path,
-                      "Silver training data: CoNLL-U tagged by an ensemble (sawtag silver); "
-                      "its _ tags are not trained on");
+                      "Silver training data (sawtag silver): CoNLL-U tagged by an ensemble, its _ "
+                      "tags not trained on; or a teacher's soft targets (silver --soft), learnt "
+                      "by distillation");
   command->add_option("--silver-ratio", options.silver_ratio,
                       "Silver words added to each epoch, per treebank word")
       ->capture_default_str()->check(CLI::PositiveNumber);
+  command->add_option("--distil-temperature", options.distillation_temperature,
+                      "Temperature of the distillation loss on soft targets (teacher and student "
+                      "softened alike)")
+      ->capture_default_str()->check(CLI::Range(0.1, 10.0));
   command->add_option("--tokenizer", arguments->tokenizer,
                       "How the model splits raw text: rules (UD English conventions) or learned "
                       "(a character model trained on --train's text, for any language)")

@@ -324,6 +324,57 @@ TEST_CASE("tagging loss: value and gradient, label smoothing, ignored targets", 
   CHECK_THROWS_AS(nn::tagging_loss(logits, {0, 1, 5, 0}, 0.0f, nullptr), Error);
 }
 
+TEST_CASE("distillation loss: value and gradient at temperatures 1 and 2, words without targets",
+          "[gradients][distillation]") {
+  std::mt19937_64 random(17);
+  Matrix logits = random_matrix(4, 5, random, 3.0f);
+  // Word 0: three classes; word 1: none (ignored); word 2: one class; word 3: all five.
+  nn::SparseDistributions targets;
+  const std::vector<std::vector<std::pair<int, float>>> rows = {
+      {{2, 0.7f}, {0, 0.2f}, {4, 0.1f}},
+      {},
+      {{1, 1.0f}},
+      {{0, 0.1f}, {1, 0.2f}, {2, 0.3f}, {3, 0.25f}, {4, 0.15f}}};
+  for (const auto& row : rows) {
+    for (const auto& [tag, probability] : row) targets.add(tag, probability);
+    targets.end_row();
+  }
+  for (float temperature : {1.0f, 2.0f}) {
+    Matrix d_logits;
+    const float value = nn::distillation_loss(logits, targets, temperature, &d_logits);
+    // By definition, in double: T^2 sum_c q_c (log q_c - log softmax(z / T)_c).
+    const double t = temperature;
+    double expected = 0.0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      double normalizer = 0.0;
+      for (int c = 0; c < 5; ++c) normalizer += std::exp(double{logits(static_cast<Eigen::Index>(i), c)} / t);
+      for (const auto& [tag, q] : rows[i]) {
+        const double log_p = logits(static_cast<Eigen::Index>(i), tag) / t - std::log(normalizer);
+        expected += t * t * q * (std::log(double{q}) - log_p);
+      }
+    }
+    CHECK(value == Approx(expected).epsilon(1e-6));
+    for (int c = 0; c < 5; ++c) CHECK(d_logits(1, c) == 0.0f);  // a word without targets
+    check_matrix("logits", logits, d_logits, [&] {
+      return double{nn::distillation_loss(logits, targets, temperature, nullptr)};
+    });
+  }
+  // The loss is 0 where the student's distribution is the teacher's.
+  Matrix same(1, 3);
+  same << 0.0f, std::log(2.0f), std::log(7.0f);
+  nn::SparseDistributions teacher;
+  teacher.add(0, 0.1f);
+  teacher.add(1, 0.2f);
+  teacher.add(2, 0.7f);
+  teacher.end_row();
+  CHECK(nn::distillation_loss(same, teacher, 1.0f, nullptr) == Approx(0.0).margin(1e-6));
+  nn::SparseDistributions outside;
+  outside.add(5, 1.0f);
+  outside.end_row();
+  CHECK_THROWS_AS(nn::distillation_loss(same, outside, 1.0f, nullptr), Error);
+  CHECK_THROWS_AS(nn::distillation_loss(logits, teacher, 1.0f, nullptr), Error);  // 1 row for 4
+}
+
 // Summed cross-entropy with label smoothing, in double: what tagging_loss computes.
 double cross_entropy(const Matrix& logits, const std::vector<int>& targets, double smoothing) {
   double total = 0.0;

@@ -71,6 +71,11 @@ struct TrainOptions {
   // again at the end). The vocabularies and tag sets stay the treebank's. Empty = none.
   std::string silver_path;
   float silver_ratio = 1.0f;
+  // The silver file may instead be a teacher's soft targets (`sawtag silver --soft K`,
+  // sawtag/soft_targets.hpp): its words are then learnt by distillation, T^2 KL(teacher ||
+  // student) with both distributions softened to this temperature (the teacher's q^(1/T),
+  // renormalised). Every head the student and the file share is learnt so.
+  float distillation_temperature = 1.0f;
 
   // The morphology heads are learned whenever the treebank has the column (a FEATS or LEMMA
   // other than "_"). Lemma rules seen fewer times in train are not classes (a word whose rule

@@ -5,32 +5,72 @@
 
 namespace sawtag::train {
 
+namespace {
+
+// One head's targets over the batch: a gold tag or -1 per word, and the teacher's
+// distribution (or none) per word.
+struct HeadTargets {
+  std::vector<int> hard;
+  nn::SparseDistributions soft;
+  bool any_soft = false;
+};
+
+// Appends `example`'s targets for one head: its soft rows if it has them for every word, else
+// its hard targets (-1 for every word when it has none for this head).
+void append_targets(const Example& example, const std::vector<int>& hard,
+                    const nn::SparseDistributions& soft, HeadTargets& targets) {
+  const std::size_t words = example.words.size();
+  if (soft.rows() == words) {
+    targets.hard.insert(targets.hard.end(), words, -1);
+    for (std::size_t i = 0; i < words; ++i) {
+      for (std::size_t k = soft.offsets[i]; k < soft.offsets[i + 1]; ++k) {
+        targets.soft.add(soft.classes[k], soft.probabilities[k]);
+      }
+      targets.soft.end_row();
+    }
+    targets.any_soft = true;
+    return;
+  }
+  if (hard.size() == words) {
+    targets.hard.insert(targets.hard.end(), hard.begin(), hard.end());
+  } else {
+    targets.hard.insert(targets.hard.end(), words, -1);
+  }
+  for (std::size_t i = 0; i < words; ++i) targets.soft.end_row();
+}
+
+// The head's loss to both kinds of targets; its gradient into d_logits.
+double head_loss(const nn::Matrix& logits, const HeadTargets& targets,
+                 const StepOptions& options, nn::Matrix& d_logits) {
+  double loss = nn::tagging_loss(logits, targets.hard, options.label_smoothing, &d_logits);
+  if (targets.any_soft) {
+    nn::Matrix d_soft;
+    loss += nn::distillation_loss(logits, targets.soft, options.distillation_temperature, &d_soft);
+    d_logits += d_soft;
+  }
+  return loss;
+}
+
+}  // namespace
+
 double accumulate_gradients(const Model& model, const std::vector<const Example*>& examples,
                             const StepOptions& options,
                             const std::vector<std::mt19937_64*>& random, Parameters& gradients) {
   std::vector<WordFeatures> words;
-  std::vector<int> upos;
-  std::vector<int> xpos;
-  std::vector<int> feats;
-  std::vector<int> lemma;
+  // UPOS, XPOS, FEATS, lemma rule.
+  std::array<HeadTargets, 4> targets;
+  const bool feats = model.config.num_feats > 0;
+  const bool lemma = model.config.num_lemma_rules > 0;
   std::vector<int> lengths;
   std::vector<std::mt19937_64*> sentence_random;
   for (std::size_t i = 0; i < examples.size(); ++i) {
     const Example& example = *examples[i];
     if (example.words.empty()) continue;
     words.insert(words.end(), example.words.begin(), example.words.end());
-    upos.insert(upos.end(), example.upos.begin(), example.upos.end());
-    xpos.insert(xpos.end(), example.xpos.begin(), example.xpos.end());
-    // A missing column counts as unknown: -1, ignored by the loss.
-    const auto append = [&](std::vector<int>& all, const std::vector<int>& own) {
-      if (own.size() == example.words.size()) {
-        all.insert(all.end(), own.begin(), own.end());
-      } else {
-        all.insert(all.end(), example.words.size(), -1);
-      }
-    };
-    if (model.config.num_feats > 0) append(feats, example.feats);
-    if (model.config.num_lemma_rules > 0) append(lemma, example.lemma);
+    append_targets(example, example.upos, example.soft[0], targets[0]);
+    append_targets(example, example.xpos, example.soft[1], targets[1]);
+    if (feats) append_targets(example, example.feats, example.soft[2], targets[2]);
+    if (lemma) append_targets(example, example.lemma, example.soft[3], targets[3]);
     lengths.push_back(static_cast<int>(example.words.size()));
     sentence_random.push_back(i < random.size() ? random[i] : nullptr);
   }
@@ -43,14 +83,10 @@ double accumulate_gradients(const Model& model, const std::vector<const Example*
   const nn::NetworkOutput output = nn::network_forward(model.parameters, model.config, words,
                                                        segments, forward_options, &cache);
   nn::LogitGradients d_logits;
-  double loss = nn::tagging_loss(output.upos_logits, upos, options.label_smoothing, &d_logits.upos) +
-                nn::tagging_loss(output.xpos_logits, xpos, options.label_smoothing, &d_logits.xpos);
-  if (model.config.num_feats > 0) {
-    loss += nn::tagging_loss(output.feats_logits, feats, options.label_smoothing, &d_logits.feats);
-  }
-  if (model.config.num_lemma_rules > 0) {
-    loss += nn::tagging_loss(output.lemma_logits, lemma, options.label_smoothing, &d_logits.lemma);
-  }
+  double loss = head_loss(output.upos_logits, targets[0], options, d_logits.upos) +
+                head_loss(output.xpos_logits, targets[1], options, d_logits.xpos);
+  if (feats) loss += head_loss(output.feats_logits, targets[2], options, d_logits.feats);
+  if (lemma) loss += head_loss(output.lemma_logits, targets[3], options, d_logits.lemma);
   if (options.morphology_heads_only) {
     nn::heads_backward(model.parameters, model.config, cache, d_logits, gradients,
                        /*morphology_only=*/true);

@@ -3,9 +3,11 @@
 // map of the step is a single matrix product.
 #pragma once
 
+#include <array>
 #include <random>
 #include <vector>
 
+#include "nn/loss.hpp"
 #include "sawtag/features.hpp"
 #include "sawtag/model.hpp"
 
@@ -21,18 +23,25 @@ struct Example {
   // when the model has no such head.
   std::vector<int> feats;
   std::vector<int> lemma;
+  // A teacher's distributions (distillation: train --silver with a soft-targets file), one per
+  // head in the order UPOS, XPOS, FEATS, lemma rule, with the student's class indices and
+  // already at the distillation temperature. A head with a row for every word is learnt from
+  // them (its hard targets above are then all -1); one without rows (rows() == 0) is not.
+  std::array<nn::SparseDistributions, 4> soft;
 };
 
 struct StepOptions {
   float dropout = 0.0f;
   float label_smoothing = 0.0f;
+  float distillation_temperature = 1.0f;  // of Example::soft (nn::distillation_loss)
   // Only the morphology heads train (sawtag train --base): the gradient stops at the heads,
   // and the encoder's and the UPOS/XPOS heads' gradients are left as they are.
   bool morphology_heads_only = false;
 };
 
 // Adds the gradient of the summed UPOS + XPOS (+ FEATS + lemma rule, where the model has those
-// heads) loss of every example to `gradients` and returns
+// heads) loss of every example (cross-entropy to the gold tags, or the distillation loss to the
+// teacher's distributions) to `gradients` and returns
 // that loss. random[i] draws example i's dropout masks (one generator per example; unused
 // without dropout), so each sentence gets the masks it would get alone. `model` is only read.
 double accumulate_gradients(const Model& model, const std::vector<const Example*>& examples,

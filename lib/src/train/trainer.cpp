@@ -16,6 +16,7 @@
 #include "sawtag/evaluation.hpp"
 #include "sawtag/initialize.hpp"
 #include "sawtag/pretraining.hpp"
+#include "sawtag/soft_targets.hpp"
 #include "sawtag/tagger.hpp"
 #include "sawtag/tokenizer.hpp"
 #include "sawtag/training.hpp"
@@ -29,6 +30,7 @@
 #include "train/parameter_list.hpp"
 #include "train/pretrained_vectors.hpp"
 #include "train/schedule.hpp"
+#include "train/soft_examples.hpp"
 #include "train/vocabulary_builder.hpp"
 
 namespace sawtag {
@@ -277,7 +279,11 @@ void update_average(Parameters& average, const Parameters& weights, const ModelC
 
 // The sentences of the silver file as examples of `model` (the file is read a sentence at a
 // time; only the examples are kept).
-std::vector<train::Example> read_silver_examples(const Model& model, const std::string& path) {
+std::vector<train::Example> read_silver_examples(const Model& model, const std::string& path,
+                                                 float distillation_temperature) {
+  if (is_soft_targets_file(path)) {
+    return train::read_soft_examples(model, path, distillation_temperature);
+  }
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot open the silver data");
   ConlluReader reader(in, path);
@@ -398,7 +404,8 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
   }
   const std::vector<train::Example> silver =
       options.silver_path.empty() ? std::vector<train::Example>{}
-                                  : read_silver_examples(model, options.silver_path);
+                                  : read_silver_examples(model, options.silver_path,
+                                                         options.distillation_temperature);
   const auto silver_of_epoch =
       silver_slices(silver, options.silver_ratio * static_cast<double>(total_words), options.epochs);
   // Word dropout counts a word over everything trained on, silver included: a word seen only
@@ -444,7 +451,11 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
   const train::LearningRateFactors learning_rate_factors =
       train::learning_rate_factors(model.parameters, config, options.encoder_lr_scale);
   std::vector<double> thread_losses(thread_count);
-  const train::StepOptions step_options{options.dropout, options.label_smoothing, heads_only};
+  train::StepOptions step_options;
+  step_options.dropout = options.dropout;
+  step_options.label_smoothing = options.label_smoothing;
+  step_options.distillation_temperature = options.distillation_temperature;
+  step_options.morphology_heads_only = heads_only;
 
   for (int epoch = state.epochs_done + 1; epoch <= options.epochs; ++epoch) {
     if (state.epochs_without_improvement >= options.patience) break;
@@ -601,6 +612,9 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
     record.fields["silver"] = std::filesystem::path(options.silver_path).filename().string();
     record.fields["silver_sentences"] = std::to_string(silver.size());
     record.fields["silver_ratio"] = std::to_string(options.silver_ratio);
+    if (is_soft_targets_file(options.silver_path)) {
+      record.fields["distillation_temperature"] = std::to_string(options.distillation_temperature);
+    }
   }
   if (from_base) {
     record.fields["morphology_heads_base"] =
