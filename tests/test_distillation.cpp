@@ -11,6 +11,7 @@
 #include "sawtag/soft_targets.hpp"
 #include "sawtag/tagger.hpp"
 #include "sawtag/training.hpp"
+#include "tiny_training.hpp"
 #include "train/soft_examples.hpp"
 
 namespace sawtag {
@@ -54,27 +55,7 @@ std::vector<SoftSentence> read_all(const std::string& text, SoftTargetsHeader* h
   return sentences;
 }
 
-// "form/UPOS/XPOS/lemma/feats ..." -> a gold sentence.
-Sentence gold(const std::string& line) {
-  Sentence sentence;
-  std::istringstream in(line);
-  std::string item;
-  while (in >> item) {
-    std::vector<std::string> parts;
-    std::istringstream fields(item);
-    std::string part;
-    while (std::getline(fields, part, '/')) parts.push_back(part);
-    REQUIRE(parts.size() == 5);
-    Word word;
-    word.form = parts[0];
-    word.upos = parts[1];
-    word.xpos = parts[2];
-    word.lemma = parts[3];
-    word.feats = parts[4];
-    sentence.words.push_back(word);
-  }
-  return sentence;
-}
+Sentence gold(const std::string& line) { return testing::gold_with_morphology(line); }
 
 }  // namespace
 
@@ -184,29 +165,8 @@ TEST_CASE("A student distilled from a teacher on text tags it more like the teac
            "./PUNCT/././_")};
   const std::vector<Sentence> student_treebank(teacher_treebank.begin(),
                                                teacher_treebank.begin() + 3);
-  TrainOptions options;
-  options.config.word_dim = 16;
-  options.config.char_dim = 8;
-  options.config.char_widths = {2, 3};
-  options.config.char_filters = 8;
-  options.config.shape_dim = 4;
-  options.config.d_model = 16;
-  options.config.num_heads = 2;
-  options.config.num_layers = 1;
-  options.config.d_ff = 32;
-  options.config.max_relative_distance = 4;
-  options.min_word_count = 1;
+  TrainOptions options = testing::tiny_train_options();
   options.min_lemma_rule_count = 1;
-  options.epochs = 40;
-  options.batch_size = 2;
-  options.learning_rate = 1e-2f;
-  options.warmup_steps = 5;
-  options.dropout = 0.0f;
-  options.word_dropout = 0.0f;
-  options.label_smoothing = 0.0f;
-  options.patience = 1000;
-  options.average_decay = 0.0f;
-  options.vector_anchor = 0.0f;
   options.threads = 1;
   options.seed = 5;
   const Tagger teacher(

@@ -8,36 +8,13 @@
 #include "sawtag/evaluation.hpp"
 #include "sawtag/tagger.hpp"
 #include "sawtag/training.hpp"
+#include "tiny_training.hpp"
 #include "train/morphology_targets.hpp"
 
 namespace sawtag {
 namespace {
 
-// "form/UPOS/XPOS/lemma/feats ..." -> a gold sentence (feats may hold "|" but not "/").
-Sentence gold(const std::string& line) {
-  Sentence sentence;
-  std::istringstream in(line);
-  std::string item;
-  while (in >> item) {
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    while (true) {
-      const std::size_t slash = item.find('/', start);
-      parts.push_back(item.substr(start, slash == std::string::npos ? slash : slash - start));
-      if (slash == std::string::npos) break;
-      start = slash + 1;
-    }
-    REQUIRE(parts.size() == 5);
-    Word word;
-    word.form = parts[0];
-    word.upos = parts[1];
-    word.xpos = parts[2];
-    word.lemma = parts[3];
-    word.feats = parts[4];
-    sentence.words.push_back(word);
-  }
-  return sentence;
-}
+Sentence gold(const std::string& line) { return testing::gold_with_morphology(line); }
 
 // Made-up features (Zork, Blip) that no real treebank has, so nothing is English-specific.
 std::vector<Sentence> tiny_treebank() {
@@ -56,29 +33,9 @@ std::vector<Sentence> tiny_treebank() {
 }
 
 TrainOptions tiny_options() {
-  TrainOptions options;
-  options.config.word_dim = 16;
-  options.config.char_dim = 8;
-  options.config.char_widths = {2, 3};
-  options.config.char_filters = 8;
-  options.config.shape_dim = 4;
-  options.config.d_model = 16;
-  options.config.num_heads = 2;
-  options.config.num_layers = 1;
-  options.config.d_ff = 32;
-  options.config.max_relative_distance = 4;
-  options.min_word_count = 1;
+  TrainOptions options = testing::tiny_train_options();
   options.min_lemma_rule_count = 1;
   options.epochs = 60;
-  options.batch_size = 2;
-  options.learning_rate = 1e-2f;
-  options.warmup_steps = 5;
-  options.dropout = 0.0f;
-  options.word_dropout = 0.0f;
-  options.label_smoothing = 0.0f;
-  options.patience = 1000;
-  options.average_decay = 0.0f;
-  options.vector_anchor = 0.0f;
   options.threads = 1;
   options.seed = 7;
   return options;

@@ -14,6 +14,7 @@
 #include "sawtag/evaluation.hpp"
 #include "sawtag/tagger.hpp"
 #include "sawtag/training.hpp"
+#include "tiny_training.hpp"
 
 namespace sawtag {
 namespace {
@@ -43,33 +44,7 @@ std::vector<Sentence> tiny_treebank() {
           gold("Dogs/NOUN/NNS bark/VERB/VBP loudly/ADV/RB !/PUNCT/.")};
 }
 
-TrainOptions tiny_options() {
-  TrainOptions options;
-  options.config.word_dim = 16;
-  options.config.char_dim = 8;
-  options.config.char_widths = {2, 3};
-  options.config.char_filters = 8;
-  options.config.shape_dim = 4;
-  options.config.d_model = 16;
-  options.config.num_heads = 2;
-  options.config.num_layers = 1;
-  options.config.d_ff = 32;
-  options.config.max_relative_distance = 4;
-  options.min_word_count = 1;
-  options.epochs = 40;
-  options.batch_size = 2;
-  options.learning_rate = 1e-2f;
-  options.warmup_steps = 5;
-  options.dropout = 0.0f;
-  options.word_dropout = 0.0f;
-  options.label_smoothing = 0.0f;
-  options.patience = 1000;
-  options.average_decay = 0.0f;  // the plain weights; averaging has its own tests
-  options.vector_anchor = 0.0f;
-  options.threads = 2;
-  options.seed = 42;
-  return options;
-}
+TrainOptions tiny_options() { return testing::tiny_train_options(); }
 
 std::string temporary_path(const std::string& name) {
   const std::string file = "sawtag-test-" + std::to_string(::getpid()) + "-" + name;
