@@ -7,7 +7,8 @@
 //   model_reader.hpp                 the reader, ModelReader, shared by its parts:
 //   model_reader.cpp                   the order of the sections, the parse and its errors,
 //                                      the format tag and upgrade() of older versions
-//   model_reader_parse_checks.cpp      the checks made while parsing, before the tree holds it
+//   model_reader_parse_checks.cpp      the checks made while parsing, before the tree holds
+//                                      what they refuse
 //   model_reader_fields.cpp            typed access to the parsed document, strings checked
 //   model_reader_sections.cpp          config, vocabularies, tag sets, tokenizer, training,
 //                                      calibration, lemma lexicon, self-tests

@@ -1,7 +1,5 @@
-// A big vocabulary (more than kEagerWords words, or kEagerWordBytes of them): checked where
-// it stands in the file without being copied, and read only once everything else in the file
-// is known to be right, so the strings of millions of words are never made for a file that is
-// then refused.
+// A vocabulary too big to read first (kEagerWords, kEagerWordBytes in model_file_limits.hpp):
+// its checks where it lies in the file, and its reading once the rest of the file is right.
 #include <optional>
 #include <string>
 #include <utility>
