@@ -19,7 +19,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "helper_threads.hpp"
+#include "threads/helper_threads.hpp"
 #include "sawtag/error.hpp"
 #include "thread_pool.hpp"
 #include "train/on_threads.hpp"

@@ -116,7 +116,7 @@ class Tagger {
   const Model& model() const { return *model_; }
 
  private:
-  friend struct TaggerInternals;  // lib/src/tagger_internals.hpp: the library's own access
+  friend struct TaggerInternals;  // lib/src/tagging/tagger_internals.hpp: the library's own access
   std::shared_ptr<const Model> model_;
   std::shared_ptr<const infer::NetworkEnsemble> network_;  // every tagger's network
   std::vector<LemmaRule> lemma_rules_;  // Model::lemma_rules, parsed

@@ -1,5 +1,5 @@
-// Just enough JSON text for the output writers, so that only the model file includes
-// nlohmann/json.
+// Just enough JSON text for the output writers, so that only the model file's reader and writer
+// (io/model_file.cpp, io/model_reader*, io/model_writer.cpp) include nlohmann/json.
 #pragma once
 
 #include <cstddef>

@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "thread_start_error.hpp"
+#include "threads/thread_start_error.hpp"
 
 namespace sawtag::train {
 

@@ -1,6 +1,7 @@
-// What the library's own code (explanation.cpp) needs of a Tagger beyond its public API: the
-// network, to run a sentence's masked copies together, and the softmax that turns logits into
-// the probabilities Tagger reports, so that both give the same floats.
+// What the library's own code (explain/explanation.cpp, tagging/ensemble.cpp) needs of a Tagger
+// beyond its public API: the network, to run a sentence's masked copies together, and the
+// softmax that turns logits into the probabilities Tagger reports, so that both give the same
+// floats.
 #pragma once
 
 #include <vector>

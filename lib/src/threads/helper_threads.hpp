@@ -1,6 +1,6 @@
 // Threads kept waiting for work, so that each keeps its thread_local buffers (the network's
 // workspaces) from one job to the next: starting threads per job would give every job cold,
-// freshly zeroed memory. Used by sawtag::Explainer (explanation.cpp).
+// freshly zeroed memory. Used by sawtag::Explainer (lib/src/explain/explanation.cpp).
 #pragma once
 
 #include <condition_variable>

@@ -1,8 +1,8 @@
-#include "helper_threads.hpp"
+#include "threads/helper_threads.hpp"
 
 #include <system_error>
 
-#include "thread_start_error.hpp"
+#include "threads/thread_start_error.hpp"
 
 namespace sawtag {
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "sawtag/error.hpp"
-#include "tagger_internals.hpp"
+#include "tagging/tagger_internals.hpp"
 #include "train/on_threads.hpp"
 
 namespace sawtag {

@@ -14,7 +14,7 @@
 #include "infer/windows.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/features.hpp"
-#include "tagger_internals.hpp"
+#include "tagging/tagger_internals.hpp"
 
 namespace sawtag {
 

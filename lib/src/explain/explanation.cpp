@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "helper_threads.hpp"
+#include "threads/helper_threads.hpp"
 #include "infer/network_ensemble.hpp"
 #include "sawtag/error.hpp"
-#include "tagger_internals.hpp"
+#include "tagging/tagger_internals.hpp"
 
 namespace sawtag {
 

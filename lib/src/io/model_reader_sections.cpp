@@ -1,0 +1,261 @@
+// The sections of a model document other than its tensors and the models it holds: config,
+// vocabularies and tag sets, tokenizer tables, training record, calibration, lemma lexicon and
+// self-tests, each checked as docs/model-format.md describes it.
+#include <algorithm>
+#include <cstddef>
+#include <set>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "io/model_file_format.hpp"
+#include "io/model_reader.hpp"
+#include "io/string_array.hpp"
+#include "sawtag/error.hpp"
+#include "sawtag/lemma_rule.hpp"
+
+namespace sawtag::model_file {
+
+void ModelReader::read_config(const Json& section, ModelConfig& config) const {
+  require_type(section, Json::value_t::object, "config");
+  std::vector<std::string_view> known;
+  for_each_config_field(config, [&](const char* name, auto& field) {
+    known.emplace_back(name);
+    const std::string path = std::string("config.") + name;
+    const Json& value = member(section, name, "config");
+    using Field = std::decay_t<decltype(field)>;
+    if constexpr (std::is_same_v<Field, int>) {
+      field = read_int(value, path);
+    } else if constexpr (std::is_same_v<Field, bool>) {
+      require_type(value, Json::value_t::boolean, path);
+      field = value.get<bool>();
+    } else if constexpr (std::is_same_v<Field, float>) {
+      if (!value.is_number()) fail(path + ": expected a number, got " + value.type_name());
+      field = static_cast<float>(value.get<double>());
+    } else {
+      require_type(value, Json::value_t::array, path);
+      field.clear();
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        field.push_back(read_int(value[i], path + "[" + std::to_string(i) + "]"));
+      }
+    }
+  });
+  // Optional (version 4): absent means 0, no first- and last-character embeddings.
+  known.emplace_back(kEdgeCharDim);
+  config.edge_char_dim = 0;
+  if (section.contains(kEdgeCharDim)) {
+    config.edge_char_dim = read_int(section[kEdgeCharDim], std::string("config.") + kEdgeCharDim);
+  }
+  for (const auto& item : section.items()) {
+    if (std::find(known.begin(), known.end(), item.key()) == known.end()) {
+      fail("unknown field 'config." + name_of(item.key()) + "'");
+    }
+  }
+}
+
+Vocabulary ModelReader::read_vocabulary(const Json& section, const char* key,
+                                        const std::string& path) {
+  const std::string full_path = join(path, key);
+  const Json& value = member(section, key, path);
+  std::vector<std::string> items;
+  if (full_path == "vocabularies.words" && is_words_placeholder(value)) {
+    // Valid: count_string_array left the rest to the parser. There is one placeholder.
+    const json::CutDocument::Cut& words = *cut_->words();
+    if (words.count > kEagerWords || words.raw.size() > kEagerWordBytes) {
+      check_deferred_words(words);
+      return {};
+    }
+    std::size_t end = 0;
+    items = json::read_string_array(words.raw, 0, &end, words.count).value();
+  } else {
+    items = read_strings(value, full_path);
+  }
+  // Lemma rules may add text with spaces (a UD lemma may hold one); read_vocabularies parses them.
+  if (path == "tag_sets" && full_path != "tag_sets.lemma_rules") {
+    require_all_valid(items, full_path, model_strings::tag_problem);
+  }
+  if (full_path == "vocabularies.chars") {
+    constexpr std::size_t kReservedChars = 4;  // "<pad>", "<unk>", "<w>", "</w>"
+    for (std::size_t i = kReservedChars; i < items.size(); ++i) {
+      if (!model_strings::is_one_code_point(items[i])) {
+        fail(full_path + "[" + std::to_string(i) + "] = " + quote(items[i]) +
+             " is not one character (one code point)");
+      }
+    }
+  }
+  try {
+    return Vocabulary(std::move(items), full_path);
+  } catch (const ModelError& error) {  // a duplicate entry
+    fail(error.what());
+  }
+}
+
+void ModelReader::require_reserved(const Vocabulary& vocabulary, const std::string& path,
+                                   std::initializer_list<std::string_view> expected_entries) const {
+  int index = 0;
+  for (std::string_view expected_entry : expected_entries) {
+    const std::string actual_entry = index < vocabulary.size() ? vocabulary.at(index) : "";
+    if (index >= vocabulary.size() || actual_entry != expected_entry) {
+      fail(path + "[" + std::to_string(index) + "] must be the reserved entry \"" +
+           std::string(expected_entry) + "\", got " +
+           (index < vocabulary.size() ? quote(actual_entry) : "nothing (the list is too short)"));
+    }
+    ++index;
+  }
+}
+
+bool ModelReader::is_words_placeholder(const Json& value) const {
+  if (!value.is_string()) return false;
+  const json::CutDocument::Cut* cut = cut_of(value.get_ref<const std::string&>());
+  return cut != nullptr && cut->kind == json::CutDocument::Kind::words;
+}
+
+void ModelReader::read_vocabularies(const Json& document, Model& model) {
+  const Json& vocabularies = member(document, "vocabularies", "");
+  check_known_fields(vocabularies, "vocabularies", {"words", "chars"});
+  model.words = read_vocabulary(vocabularies, "words", "vocabularies");
+  model.chars = read_vocabulary(vocabularies, "chars", "vocabularies");
+  if (deferred_words_ == nullptr) require_reserved(model.words, "vocabularies.words", {"<unk>"});
+  require_reserved(model.chars, "vocabularies.chars", {"<pad>", "<unk>", "<w>", "</w>"});
+
+  const Json& tag_sets = member(document, "tag_sets", "");
+  check_known_fields(tag_sets, "tag_sets", {"upos", "xpos", "feats", "lemma_rules"});
+  model.upos = read_vocabulary(tag_sets, "upos", "tag_sets");
+  model.xpos = read_vocabulary(tag_sets, "xpos", "tag_sets");
+  // Optional (version 6): the morphology heads' classes.
+  if (optional_member(tag_sets, "feats", "tag_sets") != nullptr) {
+    model.feats = read_vocabulary(tag_sets, "feats", "tag_sets");
+    if (model.feats.size() == 0) fail("tag_sets.feats is empty: leave it out for no FEATS head");
+  }
+  if (optional_member(tag_sets, "lemma_rules", "tag_sets") != nullptr) {
+    model.lemma_rules = read_vocabulary(tag_sets, "lemma_rules", "tag_sets");
+    if (model.lemma_rules.size() == 0) {
+      fail("tag_sets.lemma_rules is empty: leave it out for no lemma head");
+    }
+    // Every string of the file holds no control character (read_strings), so neither does
+    // what a rule adds to the LEMMA column.
+    for (int r = 0; r < model.lemma_rules.size(); ++r) {
+      try {
+        parse_lemma_rule(model.lemma_rules.at(r));
+      } catch (const ModelError& error) {
+        fail("tag_sets.lemma_rules[" + std::to_string(r) + "]: " + error.what());
+      }
+    }
+  }
+  if (model.upos.size() == 0) fail("tag_sets.upos is empty: a model needs at least one tag");
+  if (model.xpos.size() == 0) fail("tag_sets.xpos is empty: a model needs at least one tag");
+}
+
+void ModelReader::read_tokenizer(const Json& section, TokenizerData& tokenizer) const {
+  check_known_fields(section, "tokenizer", {"multiword_tokens", "abbreviations"});
+  if (const Json* table = optional_member(section, "multiword_tokens", "tokenizer")) {
+    require_type(*table, Json::value_t::object, "tokenizer.multiword_tokens");
+    for (const auto& item : table->items()) {
+      const std::string token = restore(item.key());
+      require_valid(token, "tokenizer.multiword_tokens key", model_strings::word_problem);
+      const std::string path = "tokenizer.multiword_tokens." + quote(token);
+      std::vector<std::string> words = read_strings(item.value(), path);
+      if (words.size() < 2)
+        fail(path + ": expected at least 2 words, got " + std::to_string(words.size()));
+      require_all_valid(words, path, model_strings::word_problem);
+      tokenizer.multiword_tokens[token] = std::move(words);
+    }
+  }
+  if (const Json* list = optional_member(section, "abbreviations", "tokenizer")) {
+    tokenizer.abbreviations = read_strings(*list, "tokenizer.abbreviations");
+    std::set<std::string_view> seen;
+    for (std::size_t i = 0; i < tokenizer.abbreviations.size(); ++i) {
+      if (!seen.insert(tokenizer.abbreviations[i]).second) {
+        fail("tokenizer.abbreviations has a duplicate entry " + quote(tokenizer.abbreviations[i]) +
+             " at index " + std::to_string(i));
+      }
+    }
+  }
+}
+
+void ModelReader::read_training(const Json& section, TrainingRecord& training) const {
+  require_type(section, Json::value_t::object, "training");
+  for (const auto& item : section.items()) {
+    const std::string key = restore(item.key());
+    require_valid(key, "training key");
+    training.fields[key] = read_string(item.value(), "training." + key);
+  }
+}
+
+// {"upos_temperature": 0.8, "xpos_temperature": 0.8}: both required, in [0.01, 100];
+// "feats_temperature" and "lemma_temperature" optional (version 6), 1 when absent.
+void ModelReader::read_calibration(const Json& section, Calibration& calibration) const {
+  require_type(section, Json::value_t::object, "calibration");
+  check_known_fields(
+      section, "calibration",
+      {"upos_temperature", "xpos_temperature", "feats_temperature", "lemma_temperature"});
+  const auto temperature = [&](const char* name) {
+    const std::string path = std::string("calibration.") + name;
+    const Json& value = member(section, name, "calibration");
+    if (!value.is_number()) fail(path + ": expected a number, got " + value.type_name());
+    const double actual = value.get<double>();
+    if (!(actual >= 0.01 && actual <= 100.0)) {
+      fail(path + ": expected a temperature in [0.01, 100], got " + std::to_string(actual));
+    }
+    return static_cast<float>(actual);
+  };
+  calibration.upos_temperature = temperature("upos_temperature");
+  calibration.xpos_temperature = temperature("xpos_temperature");
+  if (optional_member(section, "feats_temperature", "calibration") != nullptr) {
+    calibration.feats_temperature = temperature("feats_temperature");
+  }
+  if (optional_member(section, "lemma_temperature", "calibration") != nullptr) {
+    calibration.lemma_temperature = temperature("lemma_temperature");
+  }
+}
+
+// [["was", "AUX", "VBD", "be"], ...]: form, UPOS, XPOS, lemma; none empty.
+void ModelReader::read_lemma_lexicon(const Json& section,
+                                     std::vector<LemmaLexiconEntry>& lexicon) const {
+  require_type(section, Json::value_t::array, "lemma_lexicon");
+  if (section.size() > kMaxLemmaLexiconEntries) {
+    fail("lemma_lexicon: " + std::to_string(section.size()) + " entries, at most " +
+         std::to_string(kMaxLemmaLexiconEntries));
+  }
+  lexicon.reserve(section.size());
+  for (std::size_t i = 0; i < section.size(); ++i) {
+    const std::string path = "lemma_lexicon[" + std::to_string(i) + "]";
+    const std::vector<std::string> fields = read_strings(section[i], path);
+    if (fields.size() != 4) {
+      fail(path + ": expected [form, UPOS, XPOS, lemma], got " + std::to_string(fields.size()) +
+           " strings");
+    }
+    for (const std::string& field : fields) {
+      if (field.empty()) fail(path + ": an empty string");
+    }
+    lexicon.push_back({fields[0], fields[1], fields[2], fields[3]});
+  }
+}
+
+void ModelReader::read_self_tests(const Json& section, Model& model) const {
+  require_type(section, Json::value_t::array, "self_tests");
+  for (std::size_t i = 0; i < section.size(); ++i) {
+    const std::string path = "self_tests[" + std::to_string(i) + "]";
+    require_type(section[i], Json::value_t::object, path);
+    check_known_fields(section[i], path, {"words", "upos"});
+    SelfTest test;
+    test.words = read_strings(member(section[i], "words", path), path + ".words");
+    test.upos = read_strings(member(section[i], "upos", path), path + ".upos");
+    require_all_valid(test.words, path + ".words", model_strings::word_problem);
+    if (test.words.size() != test.upos.size()) {
+      fail(path + ": " + std::to_string(test.words.size()) + " words but " +
+           std::to_string(test.upos.size()) + " tags");
+    }
+    for (std::size_t j = 0; j < test.upos.size(); ++j) {
+      if (model.upos.find(test.upos[j]) < 0) {
+        fail(path + ".upos[" + std::to_string(j) + "] = " + quote(test.upos[j]) +
+             " is not in tag_sets.upos");
+      }
+    }
+    model.self_tests.push_back(std::move(test));
+  }
+}
+
+}  // namespace sawtag::model_file
