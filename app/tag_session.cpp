@@ -54,6 +54,8 @@ TagSession::TagSession(const Tagger& tagger, const TagSessionOptions& options, O
   tagging_.tag_options.capture_attention = attention_output != nullptr;
   tagging_.tag_options.batch_words = options.batch_words;
   tagging_.tag_options.morphology_probabilities = options.output.probabilities;
+  // The lemma and FEATS classifiers run only for output that shows them.
+  tagging_.tag_options.morphology = options.output.lemmas || options.output.feats;
   tagging_.output = options.output;
   const OutputFormat format = options.output.format;
   tagging_.numbers_shown =

@@ -93,6 +93,27 @@ TEST_CASE("A treebank with made-up features and lemmas trains both heads", "[mor
   CHECK(tagger.tag({"Blips"}).words[0].lemma_probability == 0.0f);  // only when asked
   CHECK(result.words[2].feats == "_");
 
+  SECTION("without TagOptions::morphology: no lemmas or FEATS, the same tags") {
+    TagOptions tags_only;
+    tags_only.morphology = false;
+    tags_only.top_k = 3;
+    TagOptions everything = tags_only;
+    everything.morphology = true;
+    for (const Sentence& sentence : treebank) {
+      const TagResult fast = tagger.tag(forms(sentence), tags_only);
+      const TagResult full = tagger.tag(forms(sentence), everything);
+      for (std::size_t i = 0; i < sentence.words.size(); ++i) {
+        CHECK(fast.words[i].lemma.empty());
+        CHECK(fast.words[i].feats.empty());
+        CHECK_FALSE(full.words[i].lemma.empty());
+        CHECK(fast.words[i].upos == full.words[i].upos);
+        CHECK(fast.words[i].xpos == full.words[i].xpos);
+        CHECK(fast.words[i].upos_probability == full.words[i].upos_probability);
+        CHECK(fast.words[i].xpos_top.size() == full.words[i].xpos_top.size());
+      }
+    }
+  }
+
   SECTION("the heads survive saving, in every encoding, as version 6") {
     for (TensorEncoding encoding : {TensorEncoding::base64, TensorEncoding::json_array,
                                     TensorEncoding::base64_float16_int8_words}) {

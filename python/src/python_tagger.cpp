@@ -128,6 +128,7 @@ std::string PythonTagger::tag_conllu(const std::string& text, TextInput input, T
   for (const Sentence& sentence : sentences) forms.push_back(forms_of(sentence));
   TagOptions options;
   options.morphology_probabilities = probabilities;
+  options.morphology = morphology;
   const std::vector<TagResult> results = tag_batches(tagger_, forms, options, 1);
   OutputOptions output;
   output.format = OutputFormat::conllu;

@@ -19,6 +19,10 @@ struct TagOptions {
   // Fill WordTags::lemma_probability and feats_probability (an exponential per class of the
   // morphology heads: hundreds of them; they are 0 otherwise).
   bool morphology_probabilities = false;
+  // Fill WordTags::lemma and feats where the model has those heads. false leaves them empty and
+  // skips their classifiers (hundreds of classes): a caller that shows only UPOS and XPOS tags
+  // as fast as with a model without the heads.
+  bool morphology = true;
   // tag_batch() runs about this many words through the network at a time (at least one
   // window). It changes speed and memory, never a result. 256 keeps a batch's activations in a
   // core's L2 cache (256 x d_ff 512 floats = 512 KB): EWT train text tagged 9 % faster than
@@ -43,7 +47,7 @@ struct WordTags {
   std::vector<float> upos_logits;
   std::vector<float> xpos_logits;
   std::vector<float> feats_logits;  // one per Model::feats class, when the model has the head
-  std::vector<float> lemma_logits;  // one per Model::lemma_rules rule
+  std::vector<float> lemma_logits;  // one per Model::lemma_rules rule (both: with morphology)
   // The lemma and the features (CoNLL-U's LEMMA and FEATS columns) when the model has those
   // heads (Model::has_lemmas(), has_feats()); empty otherwise. lemma is the form rewritten by
   // the most likely lemma rule that applies to it (sawtag/lemma_rule.hpp); feats is "_" for no

@@ -190,8 +190,8 @@ void InferenceNetwork::input_rows(const std::vector<Window>& windows, Workspace&
   }
 }
 
-void InferenceNetwork::forward(const std::vector<Window>& windows,
-                               std::vector<float>& logits) const {
+void InferenceNetwork::forward(const std::vector<Window>& windows, std::vector<float>& logits,
+                               bool morphology) const {
   thread_local Workspace work;
   const ModelConfig& config = model_.config;
   const int d = config.d_model;
@@ -216,10 +216,11 @@ void InferenceNetwork::forward(const std::vector<Window>& windows,
     run_layer(layers_[l], static_cast<int>(l), windows, rows, work);
   }
   logits.resize(size(num_logits()));
-  write_logits(rows, work, logits.data());
+  write_logits(rows, work, logits.data(), morphology);
 }
 
-void InferenceNetwork::write_logits(int rows, Workspace& work, float* logits) const {
+void InferenceNetwork::write_logits(int rows, Workspace& work, float* logits,
+                                    bool morphology) const {
   const ModelConfig& config = model_.config;
   layer_norm(kernels_, model_.parameters.encoder.final_norm, config.layer_norm_epsilon,
              work.x.data(), rows, config.d_model, width_, work.normed.data());
@@ -232,6 +233,13 @@ void InferenceNetwork::write_logits(int rows, Workspace& work, float* logits) co
                 tagging_columns, logits + static_cast<std::size_t>(r) * columns);
   }
   if (columns == tagging_columns) return;
+  if (!morphology) {
+    for (int r = 0; r < rows; ++r) {
+      std::fill_n(logits + static_cast<std::size_t>(r) * columns + tagging_columns,
+                  columns - tagging_columns, 0.0f);
+    }
+    return;
+  }
   const int stride = morphology_heads_.stride();
   work.projected.resize(static_cast<std::size_t>(rows) * stride);
   morphology_heads_.apply(work.normed.data(), width_, rows, work.projected.data());

@@ -58,8 +58,10 @@ class InferenceNetwork {
   }
 
   // Runs the windows as one batch. logits receives sum(count) rows of num_logits() floats,
-  // the windows' words in order. Thread-safe.
-  void forward(const std::vector<Window>& windows, std::vector<float>& logits) const;
+  // the windows' words in order; without `morphology` the FEATS and lemma columns are 0 (their
+  // classifiers are skipped). Thread-safe.
+  void forward(const std::vector<Window>& windows, std::vector<float>& logits,
+               bool morphology = true) const;
 
   // What forward() gives for the windows [words (when copies.with_sentence), copy first, ...,
   // copy last - 1], each the whole of `words` (at most max_window() words): the same logits,
@@ -81,8 +83,9 @@ class InferenceNetwork {
   void project(const Layer& layer, int rows, Workspace& work) const;
   void run_layer(const Layer& layer, int layer_index, const std::vector<Window>& windows, int rows,
                  Workspace& work) const;
-  // Final norm and heads of work.x's rows -> logits, rows of num_logits() floats.
-  void write_logits(int rows, Workspace& work, float* logits) const;
+  // Final norm and heads of work.x's rows -> logits, rows of num_logits() floats (the
+  // morphology columns 0 without `morphology`).
+  void write_logits(int rows, Workspace& work, float* logits, bool morphology = true) const;
   // work.heads = every window's attention, once work.projected holds the rows' queries, keys
   // and values.
   void attend_windows(const Layer& layer, int layer_index, const std::vector<Window>& windows,

@@ -35,10 +35,10 @@ void NetworkEnsemble::average(std::vector<float>& logits, RunOne&& one) const {
   for (float& logit : logits) logit *= inverse;
 }
 
-void NetworkEnsemble::forward(const std::vector<Window>& windows,
-                              std::vector<float>& logits) const {
+void NetworkEnsemble::forward(const std::vector<Window>& windows, std::vector<float>& logits,
+                              bool morphology) const {
   if (networks_.size() == 1) {
-    networks_.front()->forward(windows, logits);
+    networks_.front()->forward(windows, logits, morphology);
     return;
   }
   // The further taggers capture no attention.
@@ -46,7 +46,7 @@ void NetworkEnsemble::forward(const std::vector<Window>& windows,
   for (Window& window : plain) window.attention = nullptr;
   bool first = true;
   average(logits, [&](const InferenceNetwork& network, std::vector<float>& out) {
-    network.forward(first ? windows : plain, out);
+    network.forward(first ? windows : plain, out, morphology);
     first = false;
   });
 }

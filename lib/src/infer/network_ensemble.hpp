@@ -27,7 +27,8 @@ class NetworkEnsemble {
 
   // InferenceNetwork::forward of every tagger, averaged. A window's attention is the first
   // tagger's. Thread-safe.
-  void forward(const std::vector<Window>& windows, std::vector<float>& logits) const;
+  void forward(const std::vector<Window>& windows, std::vector<float>& logits,
+               bool morphology = true) const;
   // InferenceNetwork::forward_masked of every tagger, averaged. Thread-safe.
   void forward_masked(const std::vector<std::string>& words, const MaskedCopies& copies,
                       std::vector<float>& logits) const;

@@ -315,7 +315,7 @@ class BatchTagger {
   // Runs the windows gathered so far and hands each word its tags.
   void run() {
     if (windows_.empty()) return;
-    network_.forward(windows_, logits_);
+    network_.forward(windows_, logits_, options_.morphology);
     const int columns = network_.num_logits();
     const int num_upos = model_.config.num_upos;
     const float* row = logits_.data();
@@ -337,6 +337,7 @@ class BatchTagger {
           tags.upos_logits.assign(row, row + num_upos);
           tags.xpos_logits.assign(row + num_upos, row + num_upos + num_xpos);
         }
+        if (!options_.morphology) continue;
         const float* morphology = row + num_upos + num_xpos;
         if (options_.logits) {
           tags.feats_logits.assign(morphology, morphology + model_.config.num_feats);
