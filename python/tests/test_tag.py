@@ -31,9 +31,9 @@ def test_word_fields(tagger):
     assert isinstance(word, sawtag.Word)
     assert 0.5 < word.upos_prob <= 1.0
     assert 0.5 < word.xpos_prob <= 1.0
-    # None while the model has no lemma or feature heads ("_" in CoNLL-U), the values once it has.
-    assert word.lemma in (None, "see")
-    assert word.feats is None or "Tense=Past" in word.feats.split("|")
+    # The shipped model has the lemma and FEATS heads.
+    assert word.lemma == "see"
+    assert "Tense=Past" in word.feats.split("|")
     assert repr(word) == "Word('saw', upos='VERB', xpos='VBD')"
     with pytest.raises(AttributeError):
         word.upos = "NOUN"
