@@ -114,8 +114,7 @@ TaggedInput tag_input(const AttentionCommandOptions& options, const std::vector<
   TagOptions tag_options;
   tag_options.capture_attention = true;
   for (const Sentence& sentence : input.sentences) {
-    std::vector<std::string> forms;
-    for (const Word& word : sentence.words) forms.push_back(word.form);
+    const std::vector<std::string> forms = word_forms(sentence);
     input.results.push_back(tagger.tag(forms, tag_options));
     if (options.html.empty()) continue;
     const bool fits = static_cast<int>(forms.size()) <= tagger.max_window();

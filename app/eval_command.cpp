@@ -30,10 +30,7 @@ struct EvalArguments {
 // those heads.
 PredictedColumns tag_system(const Tagger& tagger, std::vector<Sentence>& system) {
   std::vector<std::vector<std::string>> sentences;
-  for (const Sentence& sentence : system) {
-    std::vector<std::string>& forms = sentences.emplace_back();
-    for (const Word& word : sentence.words) forms.push_back(word.form);
-  }
+  for (const Sentence& sentence : system) sentences.push_back(word_forms(sentence));
   const std::vector<TagResult> results = tagger.tag_batch(sentences);
   PredictedColumns columns;
   for (std::size_t s = 0; s < system.size(); ++s) {

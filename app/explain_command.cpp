@@ -90,9 +90,7 @@ void run_explain_command(const ExplainCommandOptions& options) {
   explain_options.word = options.word - 1;  // -1: every word
   Explainer explainer(tagger, explain_options);
   for (std::size_t s = 0; s < sentences.size(); ++s) {
-    std::vector<std::string> forms;
-    for (const Word& word : sentences[s].words) forms.push_back(word.form);
-    const SentenceExplanation explanation = explainer.explain(forms);
+    const SentenceExplanation explanation = explainer.explain(word_forms(sentences[s]));
     if (writer) {
       writer->write(sentences[s], explanation);
     } else {

@@ -38,8 +38,7 @@ void write_soft_targets(const std::vector<const Tagger*>& models,
                         OutputFile& output, EnsembleReport& total) {
   std::vector<std::vector<std::string>> words;
   for (const Sentence& sentence : sentences) {
-    words.emplace_back();
-    for (const Word& word : sentence.words) words.back().push_back(word.form);
+    words.push_back(word_forms(sentence));
     total.words += sentence.words.size();
   }
   SoftTargetOptions options;

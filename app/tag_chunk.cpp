@@ -19,12 +19,6 @@ namespace {
 // cut in two. Paragraphs are shorter, unless a line is (docs/cli.md, `--input raw`).
 constexpr std::size_t kPartBytes = std::size_t{16} << 10;
 
-std::vector<std::string> forms_of(const Sentence& sentence) {
-  std::vector<std::string> forms;
-  forms.reserve(sentence.words.size());
-  for (const Word& word : sentence.words) forms.push_back(word.form);
-  return forms;
-}
 
 // The words of one input line: whole sentences, or the part on this line of a sentence that
 // runs over several lines (tagged as one sentence, written split). results[p] is of pieces[p].
@@ -153,7 +147,7 @@ class ChunkProcessor {
     if (parts_.empty()) return;
     std::vector<std::vector<std::string>> forms;
     for (const Part& part : parts_) {
-      for (const Sentence& sentence : part.sentences) forms.push_back(forms_of(sentence));
+      for (const Sentence& sentence : part.sentences) forms.push_back(word_forms(sentence));
     }
     std::vector<TagResult> results = tag(forms);
     auto next = results.begin();

@@ -72,9 +72,7 @@ std::vector<std::string> first_sentence(const WalkthroughCommandOptions& options
   if (sentences.empty() || sentences.front().words.empty()) {
     throw InputError("sawtag walkthrough: the text has no words");
   }
-  std::vector<std::string> forms;
-  for (const Word& word : sentences.front().words) forms.push_back(word.form);
-  return forms;
+  return word_forms(sentences.front());
 }
 
 // "sawtag walkthrough: I saw a saw", its first words (a long sentence ends in "…").

@@ -16,13 +16,6 @@
 namespace sawtag::python {
 namespace {
 
-std::vector<std::string> forms_of(const Sentence& sentence) {
-  std::vector<std::string> forms;
-  forms.reserve(sentence.words.size());
-  for (const Word& word : sentence.words) forms.push_back(word.form);
-  return forms;
-}
-
 // [first, last) ranges of sentences of about `batch_words` words each (at least one sentence),
 // as app/tag_chunk.cpp forms them.
 std::vector<std::pair<std::size_t, std::size_t>> batches_of(
@@ -93,7 +86,7 @@ TaggedSentences PythonTagger::tag(std::vector<Sentence> sentences, int threads,
                                   bool capture_attention) const {
   std::vector<std::vector<std::string>> forms;
   forms.reserve(sentences.size());
-  for (const Sentence& sentence : sentences) forms.push_back(forms_of(sentence));
+  for (const Sentence& sentence : sentences) forms.push_back(word_forms(sentence));
   TagOptions options;
   options.capture_attention = capture_attention;
   TaggedSentences tagged{std::move(sentences), tag_batches(tagger_, forms, options, threads)};
@@ -125,7 +118,7 @@ std::string PythonTagger::tag_conllu(const std::string& text, TextInput input, T
   }
   std::vector<std::vector<std::string>> forms;
   forms.reserve(sentences.size());
-  for (const Sentence& sentence : sentences) forms.push_back(forms_of(sentence));
+  for (const Sentence& sentence : sentences) forms.push_back(word_forms(sentence));
   TagOptions options;
   options.morphology_probabilities = probabilities;
   options.morphology = morphology;
@@ -164,7 +157,7 @@ std::string PythonTagger::explain_json(const std::vector<Sentence>& sentences, i
   std::ostringstream out;
   ExplanationWriter writer(out, view);
   for (const Sentence& sentence : sentences) {
-    writer.write(sentence, explainer.explain(forms_of(sentence)));
+    writer.write(sentence, explainer.explain(word_forms(sentence)));
   }
   writer.finish();
   return out.str();

@@ -54,4 +54,7 @@ struct Sentence {
 // The value of a "# key = value" comment, or "" when the sentence has none.
 std::string comment_value(const Sentence& sentence, const std::string& key);
 
+// The words' forms, in order: what Tagger::tag takes.
+std::vector<std::string> word_forms(const Sentence& sentence);
+
 }  // namespace sawtag

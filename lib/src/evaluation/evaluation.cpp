@@ -40,24 +40,13 @@ TagSetScores::top_confusions(std::size_t count) const {
   return sorted;
 }
 
-namespace {
-
-std::vector<std::string> forms_of(const Sentence& sentence) {
-  std::vector<std::string> forms;
-  forms.reserve(sentence.words.size());
-  for (const Word& word : sentence.words) forms.push_back(word.form);
-  return forms;
-}
-
-}  // namespace
-
 std::vector<TagResult> tag_gold_words(const Tagger& tagger, const std::vector<Sentence>& gold,
                                       int threads, const TagOptions& options) {
   std::vector<TagResult> results(gold.size());
   const std::size_t thread_count = static_cast<std::size_t>(std::max(1, threads));
   train::on_threads(thread_count, [&](std::size_t t) {
     for (std::size_t i = t; i < gold.size(); i += thread_count) {
-      results[i] = tagger.tag(forms_of(gold[i]), options);
+      results[i] = tagger.tag(word_forms(gold[i]), options);
     }
   });
   return results;

@@ -10,4 +10,11 @@ std::string comment_value(const Sentence& sentence, const std::string& key) {
   return "";
 }
 
+std::vector<std::string> word_forms(const Sentence& sentence) {
+  std::vector<std::string> forms;
+  forms.reserve(sentence.words.size());
+  for (const Word& word : sentence.words) forms.push_back(word.form);
+  return forms;
+}
+
 }  // namespace sawtag

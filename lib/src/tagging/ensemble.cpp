@@ -10,13 +10,6 @@
 namespace sawtag {
 namespace {
 
-// summed += softmax(logits / temperature): the very probabilities the model's Tagger reports.
-void add_probabilities(const std::vector<float>& logits, float temperature,
-                       std::vector<float>& scratch, std::vector<double>& summed) {
-  tag_softmax(logits.data(), static_cast<int>(logits.size()), temperature, scratch);
-  for (std::size_t c = 0; c < scratch.size(); ++c) summed[c] += scratch[c];
-}
-
 // The tag with the highest mean probability, or "_" when that mean is below the threshold.
 const std::string& choose(const std::vector<double>& summed, std::size_t num_models,
                           const Vocabulary& tags, float min_probability, std::size_t& kept) {
@@ -56,10 +49,7 @@ EnsembleReport ensemble_tag(const std::vector<const Tagger*>& models,
     const std::size_t begin = sentences.size() * t / threads;
     const std::size_t end = sentences.size() * (t + 1) / threads;
     std::vector<std::vector<std::string>> words;
-    for (std::size_t s = begin; s < end; ++s) {
-      words.emplace_back();
-      for (const Word& word : sentences[s].words) words.back().push_back(word.form);
-    }
+    for (std::size_t s = begin; s < end; ++s) words.push_back(word_forms(sentences[s]));
     std::vector<std::vector<TagResult>> results;
     for (const Tagger* model : models) results.push_back(model->tag_batch(words, tag_options));
     EnsembleReport& report = reports[t];
@@ -73,8 +63,8 @@ EnsembleReport ensemble_tag(const std::vector<const Tagger*>& models,
         for (std::size_t m = 0; m < models.size(); ++m) {
           const WordTags& tags = results[m][s - begin].words[i];
           const Calibration& calibration = models[m]->model().calibration;
-          add_probabilities(tags.upos_logits, calibration.upos_temperature, scratch, upos);
-          add_probabilities(tags.xpos_logits, calibration.xpos_temperature, scratch, xpos);
+          add_tag_probabilities(tags.upos_logits, calibration.upos_temperature, scratch, upos);
+          add_tag_probabilities(tags.xpos_logits, calibration.xpos_temperature, scratch, xpos);
         }
         Word& word = sentences[s].words[i];
         word.upos =

@@ -1,4 +1,5 @@
-// What the library's own code (explain/explanation.cpp, tagging/ensemble.cpp) needs of a Tagger
+// What the library's own code (explain/explanation.cpp, tagging/ensemble.cpp,
+// train/teacher_distributions.cpp) needs of a Tagger
 // beyond its public API: the network, to run a sentence's masked copies together, and the
 // softmax that turns logits into the probabilities Tagger reports, so that both give the same
 // floats.
@@ -19,5 +20,14 @@ struct TaggerInternals {
 // WordTags and TagOptions::top_k (tagger.cpp).
 void tag_softmax(const float* logits, int num_tags, float temperature,
                  std::vector<float>& probabilities);
+
+// summed += tag_softmax(logits, temperature), for the mean of several models' probabilities
+// (tagging/ensemble.cpp, train/teacher_distributions.cpp); scratch is working space.
+inline void add_tag_probabilities(const std::vector<float>& logits, float temperature,
+                                  std::vector<float>& scratch, std::vector<double>& summed) {
+  if (logits.empty()) return;  // a head the model does not have
+  tag_softmax(logits.data(), static_cast<int>(logits.size()), temperature, scratch);
+  for (std::size_t c = 0; c < scratch.size(); ++c) summed[c] += scratch[c];
+}
 
 }  // namespace sawtag

@@ -1,11 +1,11 @@
 // What a teacher (one model or the mean of several) believes about every word of a text, for
 // distillation (sawtag/soft_targets.hpp).
 #include <algorithm>
-#include <cmath>
 #include <string>
 
 #include "sawtag/error.hpp"
 #include "sawtag/soft_targets.hpp"
+#include "tagging/tagger_internals.hpp"
 #include "train/on_threads.hpp"
 
 namespace sawtag {
@@ -20,19 +20,6 @@ void check_same_classes(const std::vector<const Tagger*>& teachers) {
                        " of the ensemble has other tag sets (or FEATS or lemma rules) than the "
                        "first");
     }
-  }
-}
-
-// summed += softmax(logits / temperature), in double.
-void add_probabilities(const std::vector<float>& logits, float temperature,
-                       std::vector<double>& summed) {
-  if (logits.empty()) return;
-  const double t = temperature;
-  const double maximum = *std::max_element(logits.begin(), logits.end()) / t;
-  double normalizer = 0.0;
-  for (float logit : logits) normalizer += std::exp(logit / t - maximum);
-  for (std::size_t c = 0; c < logits.size(); ++c) {
-    summed[c] += std::exp(logits[c] / t - maximum) / normalizer;
   }
 }
 
@@ -86,6 +73,7 @@ std::vector<SoftSentence> teacher_distributions(
     for (const Tagger* teacher : teachers) results.push_back(teacher->tag_batch(share, tag_options));
     std::array<std::vector<double>, kSoftHeads> summed;
     std::vector<int> order;
+    std::vector<float> scratch;
     for (std::size_t s = begin; s < end; ++s) {
       SoftSentence& sentence = result[s];
       sentence.resize(sentences[s].size());
@@ -94,10 +82,13 @@ std::vector<SoftSentence> teacher_distributions(
         for (std::size_t m = 0; m < teachers.size(); ++m) {
           const WordTags& tags = results[m][s - begin].words[i];
           const Calibration& calibration = teachers[m]->model().calibration;
-          add_probabilities(tags.upos_logits, calibration.upos_temperature, summed[0]);
-          add_probabilities(tags.xpos_logits, calibration.xpos_temperature, summed[1]);
-          add_probabilities(tags.feats_logits, calibration.feats_temperature, summed[2]);
-          add_probabilities(tags.lemma_logits, calibration.lemma_temperature, summed[3]);
+          // The very probabilities each teacher's Tagger reports.
+          add_tag_probabilities(tags.upos_logits, calibration.upos_temperature, scratch, summed[0]);
+          add_tag_probabilities(tags.xpos_logits, calibration.xpos_temperature, scratch, summed[1]);
+          add_tag_probabilities(tags.feats_logits, calibration.feats_temperature, scratch,
+                                summed[2]);
+          add_tag_probabilities(tags.lemma_logits, calibration.lemma_temperature, scratch,
+                                summed[3]);
         }
         SoftWord& word = sentence[i];
         word.form = sentences[s][i];
