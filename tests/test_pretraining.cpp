@@ -80,13 +80,6 @@ PretrainOptions tiny_options(const testing::TempDir& scratch) {
   return options;
 }
 
-std::string bytes_of(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 }  // namespace
 
 TEST_CASE("masked words hide word and spelling, and only words with a vector", "[pretraining]") {
@@ -235,14 +228,14 @@ TEST_CASE("pretrain -> train --encoder: the encoder starts the fine-tuning", "[p
   CHECK(to.layers[0].attention.query.weight.data == from.layers[0].attention.query.weight.data);
   CHECK(to.final_norm.gamma.data == from.final_norm.gamma.data);
   CHECK(to.input_projection.weight.data == from.input_projection.weight.data);
-  const auto row = [](const Model& m, const Tensor& table, int dim, int index) {
+  const auto row = [](const Tensor& table, int dim, int index) {
     return std::vector<float>(table.data.begin() + index * dim,
                               table.data.begin() + (index + 1) * dim);
   };
-  CHECK(row(model, to.word_embedding, 8, model.words.find("dog")) ==
-        row(encoder, from.word_embedding, 8, encoder.words.find("dog")));
-  CHECK(row(model, to.char_embedding, 4, model.chars.find("g")) ==
-        row(encoder, from.char_embedding, 4, encoder.chars.find("g")));
+  CHECK(row(to.word_embedding, 8, model.words.find("dog")) ==
+        row(from.word_embedding, 8, encoder.words.find("dog")));
+  CHECK(row(to.char_embedding, 4, model.chars.find("g")) ==
+        row(from.char_embedding, 4, encoder.chars.find("g")));
   // Training from it works end to end.
   const Model trained = train_model(treebank, treebank, train_options);
   CHECK(trained.config.d_model == 8);
