@@ -19,11 +19,7 @@ namespace sawtag::cli {
 namespace {
 
 struct AttentionCommandOptions {
-  std::vector<std::string> texts;  // words of text; "-" is stdin
-  std::vector<std::string> files;
-  std::string model;
-  bool float32 = false;
-  std::string input_kind = "raw";
+  TextInputOptions input;
   std::string format;  // "text" or "json"; "" : text, unless --html or --svg is given
   int layer = 0;       // counted from 1; 0: the last
   int head = 0;        // counted from 1; 0: the mean of the layer's heads
@@ -105,12 +101,9 @@ void apply_word_window(const std::string& words, TerminalViewOptions& view) {
 // `texts`: the TEXT arguments (text_arguments).
 TaggedInput tag_input(const AttentionCommandOptions& options, const std::vector<std::string>& texts,
                       const std::shared_ptr<const Model>& model) {
-  const Tokenizer tokenizer(model->tokenizer);
   TaggedInput input;
-  input.sentences = split_into_sentences(read_attention_texts(texts, options.files), tokenizer,
-                                         input_kind_named(options.input_kind));
-  // The same precision `sawtag tag` uses, so both give the same weights.
-  const Tagger tagger(model, options.float32 ? TagPrecision::float32 : TagPrecision::fastest);
+  input.sentences = read_sentences(options.input, texts, *model);
+  const Tagger tagger(model, tag_precision(options.input));
   TagOptions tag_options;
   tag_options.capture_attention = true;
   for (const Sentence& sentence : input.sentences) {
@@ -183,14 +176,12 @@ void run_attention_command(const AttentionCommandOptions& options) {
   apply_word_window(options.words, view);
   view.shading = terminal_shading(options.color, options.output);
   const std::vector<std::string> texts =
-      text_arguments(options.texts, options.files, "sawtag attention");
-  std::vector<FileArgument> inputs{{"--model", locate_model(options.model)}};
-  for (const std::string& file : options.files) inputs.push_back({"--file", file});
+      text_arguments(options.input.texts, options.input.files, "sawtag attention");
   const std::vector<FileArgument> outputs{
       {"--html", options.html}, {"--svg", options.svg}, {"-o", options.output}};
   refuse_shared_outputs(outputs);
-  refuse_output_over_input(inputs, outputs);
-  const std::shared_ptr<const Model> model = load_located_model(options.model);
+  refuse_output_over_input(input_files(options.input), outputs);
+  const std::shared_ptr<const Model> model = load_located_model(options.input.model);
   view.map = map_choice(options, model->config);
   const TaggedInput input = tag_input(options, texts, model);
   if (!options.html.empty()) write_html(options.html, input, view.map);
@@ -208,22 +199,10 @@ void add_attention_command(CLI::App& app) {
       "attention",
       "Show the attention weights of every layer and head: a heat map in the terminal, JSON, "
       "an HTML page or an SVG (`sawtag attention \"I saw a saw\" --html saw.html`)");
-  command->add_option("text", options->texts,
-                      "Text to tag (several arguments are joined by spaces); '-' reads stdin");
-  command->add_option("--file", options->files, "Read text from FILE ('-': stdin); repeatable")
-      ->allow_extra_args(false)  // `--file a.txt "more text"`: the text is not a file
-      ->type_name("FILE");
-  command->add_option("-m,--model", options->model,
-                      "Model file (default: $SAWTAG_MODEL, else the installed en_ewt.json)");
-  command->add_flag("--float32", options->float32,
-                    "float32 matrix products even where bfloat16 ones (AMX, AVX512_BF16) are available, as for "
-                    "sawtag tag (the weights then do not depend on the CPU)");
-  command
-      ->add_option("--input", options->input_kind,
-                   "raw: running text, split by the model's tokenizer; tokenized: one sentence "
-                   "per line, words split on whitespace")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"raw", "tokenized"}));
+  add_text_input_options(*command, options->input,
+                         "float32 matrix products even where bfloat16 ones (AMX, AVX512_BF16) "
+                         "are available, as for sawtag tag (the weights then do not depend on "
+                         "the CPU)");
   command
       ->add_option("-f,--format", options->format,
                    "On stdout: text (a heat map, the default) or json (docs/attention-format.md); "

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "line_source.hpp"
+#include "model_locator.hpp"
 #include "sawtag/error.hpp"
 #include "tokenized_line.hpp"
 
@@ -104,6 +105,41 @@ std::vector<Sentence> split_into_sentences(const std::vector<AttentionText>& tex
     sentence.comments.insert(sentence.comments.begin(), "# sent_id = " + std::to_string(next_id++));
   }
   return sentences;
+}
+
+void add_text_input_options(CLI::App& command, TextInputOptions& options,
+                            const std::string& float32_help) {
+  command.add_option("text", options.texts,
+                     "Text to tag (several arguments are joined by spaces); '-' reads stdin");
+  command.add_option("--file", options.files, "Read text from FILE ('-': stdin); repeatable")
+      ->allow_extra_args(false)  // `--file a.txt "more text"`: the text is not a file
+      ->type_name("FILE");
+  command.add_option("-m,--model", options.model,
+                     "Model file (default: $SAWTAG_MODEL, else the installed en_ewt.json)");
+  command.add_flag("--float32", options.float32, float32_help);
+  command
+      .add_option("--input", options.input_kind,
+                  "raw: running text, split by the model's tokenizer; tokenized: one sentence "
+                  "per line, words split on whitespace")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"raw", "tokenized"}));
+}
+
+std::vector<FileArgument> input_files(const TextInputOptions& options) {
+  std::vector<FileArgument> inputs{{"--model", locate_model(options.model)}};
+  for (const std::string& file : options.files) inputs.push_back({"--file", file});
+  return inputs;
+}
+
+TagPrecision tag_precision(const TextInputOptions& options) {
+  return options.float32 ? TagPrecision::float32 : TagPrecision::fastest;
+}
+
+std::vector<Sentence> read_sentences(const TextInputOptions& options,
+                                     const std::vector<std::string>& texts, const Model& model) {
+  const Tokenizer tokenizer(model.tokenizer);
+  return split_into_sentences(read_attention_texts(texts, options.files), tokenizer,
+                              input_kind_named(options.input_kind));
 }
 
 }  // namespace sawtag::cli

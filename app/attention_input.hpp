@@ -1,14 +1,42 @@
-// What `sawtag attention` and `sawtag explain` read: text given on the command line, stdin ("-")
-// and files, split into sentences the way `sawtag tag` splits them.
+// What `sawtag attention`, `explain` and `walkthrough` read: text given on the command line,
+// stdin ("-") and files, split into sentences the way `sawtag tag` splits them.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "overwrite_check.hpp"
+#include "sawtag/model.hpp"
 #include "sawtag/sentence.hpp"
+#include "sawtag/tagger.hpp"
 #include "sawtag/tokenizer.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace sawtag::cli {
+
+// The options the three commands share: where the text and the model come from, and how the
+// text is tagged.
+struct TextInputOptions {
+  std::vector<std::string> texts;  // words of text; "-" is stdin
+  std::vector<std::string> files;
+  std::string model;
+  bool float32 = false;
+  std::string input_kind = "raw";
+};
+
+// Adds TEXT, --file, -m/--model, --float32 (described by `float32_help`) and --input.
+void add_text_input_options(CLI::App& command, TextInputOptions& options,
+                            const std::string& float32_help);
+
+// The files the command reads, for refuse_output_over_input: the model (located as
+// load_located_model will find it) and each --file.
+std::vector<FileArgument> input_files(const TextInputOptions& options);
+
+// The precision `sawtag tag` uses with the same --float32, so both give the same numbers.
+TagPrecision tag_precision(const TextInputOptions& options);
 
 enum class AttentionInputKind {
   raw,       // running text, through the model's tokenizer
@@ -42,5 +70,10 @@ std::vector<AttentionText> read_attention_texts(const std::vector<std::string>& 
 // `sawtag tag` numbers them (so both write the same attention file).
 std::vector<Sentence> split_into_sentences(const std::vector<AttentionText>& texts,
                                            const Tokenizer& tokenizer, AttentionInputKind kind);
+
+// The sentences of `texts` (text_arguments) and the --file files, split by `model`'s tokenizer
+// or, with --input tokenized, on whitespace.
+std::vector<Sentence> read_sentences(const TextInputOptions& options,
+                                     const std::vector<std::string>& texts, const Model& model);
 
 }  // namespace sawtag::cli

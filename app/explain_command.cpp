@@ -24,12 +24,8 @@ int default_threads() {
 }
 
 struct ExplainCommandOptions {
-  std::vector<std::string> texts;  // words of text; "-" is stdin
-  std::vector<std::string> files;
-  std::string model;
-  bool float32 = false;
+  TextInputOptions input;
   int threads = default_threads();
-  std::string input_kind = "raw";
   std::string format = "text";
   std::string tags = "upos";
   int word = 0;  // counted from 1; 0: every word
@@ -45,12 +41,10 @@ TagColumns tag_columns_named(const std::string& name) {
 // The input's sentences, refused (InputError) before any is explained when one is longer than
 // the model's window or has no word --word: "sentence 2: 300 words, ...".
 // `texts`: the TEXT arguments (text_arguments).
-std::vector<Sentence> read_sentences(const ExplainCommandOptions& options,
-                                     const std::vector<std::string>& texts, const Model& model,
-                                     int max_window) {
-  const Tokenizer tokenizer(model.tokenizer);
-  std::vector<Sentence> sentences = split_into_sentences(
-      read_attention_texts(texts, options.files), tokenizer, input_kind_named(options.input_kind));
+std::vector<Sentence> explained_sentences(const ExplainCommandOptions& options,
+                                          const std::vector<std::string>& texts,
+                                          const Model& model, int max_window) {
+  std::vector<Sentence> sentences = read_sentences(options.input, texts, model);
   for (std::size_t s = 0; s < sentences.size(); ++s) {
     const auto n = static_cast<int>(sentences[s].words.size());
     const std::string where = "sentence " + std::to_string(s + 1) + ": ";
@@ -73,15 +67,12 @@ void run_explain_command(const ExplainCommandOptions& options) {
   view.word = options.word == 0 ? kEveryWord : options.word - 1;
   view.shading = terminal_shading(options.color, options.output);
   const std::vector<std::string> texts =
-      text_arguments(options.texts, options.files, "sawtag explain");
-  std::vector<FileArgument> inputs{{"--model", locate_model(options.model)}};
-  for (const std::string& file : options.files) inputs.push_back({"--file", file});
-  refuse_output_over_input(inputs, {{"-o", options.output}});
-  const std::shared_ptr<const Model> model = load_located_model(options.model);
-  // The same precision `sawtag tag` uses, so both give the same probabilities.
-  const Tagger tagger(model, options.float32 ? TagPrecision::float32 : TagPrecision::fastest);
+      text_arguments(options.input.texts, options.input.files, "sawtag explain");
+  refuse_output_over_input(input_files(options.input), {{"-o", options.output}});
+  const std::shared_ptr<const Model> model = load_located_model(options.input.model);
+  const Tagger tagger(model, tag_precision(options.input));
   const std::vector<Sentence> sentences =
-      read_sentences(options, texts, *model, tagger.max_window());
+      explained_sentences(options, texts, *model, tagger.max_window());
   OutputFile output(options.output);
   std::unique_ptr<ExplanationWriter> writer;
   if (options.format == "json") writer = std::make_unique<ExplanationWriter>(output.stream(), view);
@@ -112,28 +103,15 @@ void add_explain_command(CLI::App& app) {
       "explain",
       "Show which words each tag depends on: how much each word's tag loses in probability "
       "when another word is masked (`sawtag explain \"I saw a saw\"`)");
-  command->add_option("text", options->texts,
-                      "Text to tag (several arguments are joined by spaces); '-' reads stdin");
-  command->add_option("--file", options->files, "Read text from FILE ('-': stdin); repeatable")
-      ->allow_extra_args(false)
-      ->type_name("FILE");
-  command->add_option("-m,--model", options->model,
-                      "Model file (default: $SAWTAG_MODEL, else the installed en_ewt.json)");
-  command->add_flag("--float32", options->float32,
-                    "float32 matrix products even where bfloat16 AMX is available, as for "
-                    "sawtag tag");
+  add_text_input_options(*command, options->input,
+                         "float32 matrix products even where bfloat16 ones (AMX, AVX512_BF16) "
+                         "are available, as for sawtag tag");
   command
       ->add_option("-j,--threads", options->threads,
                    "Threads a sentence's masked copies are split over (default: the number of "
                    "cores); the output is the same for any number")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
-  command
-      ->add_option("--input", options->input_kind,
-                   "raw: running text, split by the model's tokenizer; tokenized: one sentence "
-                   "per line, words split on whitespace")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"raw", "tokenized"}));
   command
       ->add_option("-f,--format", options->format, "text (bars) or json (docs/explain-format.md)")
       ->capture_default_str()

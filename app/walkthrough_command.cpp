@@ -19,11 +19,7 @@ namespace sawtag::cli {
 namespace {
 
 struct WalkthroughCommandOptions {
-  std::vector<std::string> texts;  // words of text; "-" is stdin
-  std::vector<std::string> files;
-  std::string model;
-  bool float32 = false;
-  std::string input_kind = "raw";
+  TextInputOptions input;
   std::string format;  // "text" or "json"; "": text, unless --html is given
   int layer = 0;       // counted from 1; 0: every layer (the terminal view: the first)
   int head = 0;        // counted from 1; 0: every head (the terminal view: the first)
@@ -66,9 +62,7 @@ WalkthroughOptions walkthrough_options(const WalkthroughCommandOptions& options,
 // The first sentence of the text: its words. InputError when the text has none.
 std::vector<std::string> first_sentence(const WalkthroughCommandOptions& options,
                                         const std::vector<std::string>& texts, const Model& model) {
-  const Tokenizer tokenizer(model.tokenizer);
-  const std::vector<Sentence> sentences = split_into_sentences(
-      read_attention_texts(texts, options.files), tokenizer, input_kind_named(options.input_kind));
+  const std::vector<Sentence> sentences = read_sentences(options.input, texts, model);
   if (sentences.empty() || sentences.front().words.empty()) {
     throw InputError("sawtag walkthrough: the text has no words");
   }
@@ -87,16 +81,14 @@ std::string page_title(const std::vector<std::string>& words) {
 void run_walkthrough_command(const WalkthroughCommandOptions& options) {
   const Shading shading = terminal_shading(options.color, options.output);
   const std::vector<std::string> texts =
-      text_arguments(options.texts, options.files, "sawtag walkthrough");
-  std::vector<FileArgument> inputs{{"--model", locate_model(options.model)}};
-  for (const std::string& file : options.files) inputs.push_back({"--file", file});
+      text_arguments(options.input.texts, options.input.files, "sawtag walkthrough");
   const std::vector<FileArgument> outputs{{"--html", options.html}, {"-o", options.output}};
   refuse_shared_outputs(outputs);
-  refuse_output_over_input(inputs, outputs);
-  const std::shared_ptr<const Model> model = load_located_model(options.model);
+  refuse_output_over_input(input_files(options.input), outputs);
+  const std::shared_ptr<const Model> model = load_located_model(options.input.model);
   const WalkthroughOptions chosen = walkthrough_options(options, model->config);
   // The tags as `sawtag tag` gives them, at the same precision; the steps are float32 always.
-  const Tagger tagger(model, options.float32 ? TagPrecision::float32 : TagPrecision::fastest);
+  const Tagger tagger(model, tag_precision(options.input));
   const std::vector<std::string> words = first_sentence(options, texts, *model);
   const Walkthrough walk = walk_through(tagger, words, chosen);
   const int word = options.word == 0 ? kLastWord : options.word - 1;
@@ -131,22 +123,9 @@ void add_walkthrough_command(CLI::App& app) {
       "Show every step of self-attention (q, k, v, scores, softmax, heads, W^o) with the "
       "model's own numbers, for the first sentence of the text "
       "(`sawtag walkthrough \"I saw a saw\"`)");
-  command->add_option("text", options->texts,
-                      "Text to tag (several arguments are joined by spaces); '-' reads stdin");
-  command->add_option("--file", options->files, "Read text from FILE ('-': stdin); repeatable")
-      ->allow_extra_args(false)
-      ->type_name("FILE");
-  command->add_option("-m,--model", options->model,
-                      "Model file (default: $SAWTAG_MODEL, else the installed en_ewt.json)");
-  command->add_flag("--float32", options->float32,
-                    "Tag in float32 even where bfloat16 products (AMX, AVX512_BF16) are "
-                    "available, as sawtag tag --float32 (the steps are float32 always)");
-  command
-      ->add_option("--input", options->input_kind,
-                   "raw: running text, split by the model's tokenizer; tokenized: one sentence "
-                   "per line, words split on whitespace")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"raw", "tokenized"}));
+  add_text_input_options(*command, options->input,
+                         "Tag in float32 even where bfloat16 products (AMX, AVX512_BF16) are "
+                         "available, as sawtag tag --float32 (the steps are float32 always)");
   command
       ->add_option("-f,--format", options->format,
                    "On stdout: text (the steps, the default) or json "
