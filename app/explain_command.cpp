@@ -42,8 +42,8 @@ TagColumns tag_columns_named(const std::string& name) {
 // the model's window or has no word --word: "sentence 2: 300 words, ...".
 // `texts`: the TEXT arguments (text_arguments).
 std::vector<Sentence> explained_sentences(const ExplainCommandOptions& options,
-                                          const std::vector<std::string>& texts,
-                                          const Model& model, int max_window) {
+                                          const std::vector<std::string>& texts, const Model& model,
+                                          int max_window) {
   std::vector<Sentence> sentences = read_sentences(options.input, texts, model);
   for (std::size_t s = 0; s < sentences.size(); ++s) {
     const auto n = static_cast<int>(sentences[s].words.size());

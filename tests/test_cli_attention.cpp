@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_fixture.hpp"
+#include "headless_chromium.hpp"
 #include "text_count.hpp"
 
 namespace {
@@ -16,7 +17,9 @@ namespace {
 using sawtag::testing::check_one_line_error;
 using sawtag::testing::CliFixture;
 using sawtag::testing::count_of;
+using sawtag::testing::find_chromium;
 using sawtag::testing::read_file;
+using sawtag::testing::rendered_dom;
 using sawtag::testing::run_sawtag;
 using sawtag::testing::RunResult;
 using sawtag::testing::TempDir;
@@ -42,29 +45,6 @@ void check_attention_document(const nlohmann::json& document, std::size_t layers
       }
     }
   }
-}
-
-// The path of headless Chromium, or "" when it is not installed.
-std::string find_chromium() {
-  for (const char* name : {"chromium", "chromium-browser"}) {
-    const std::string command = std::string("command -v ") + name + " > /dev/null 2>&1";
-    if (std::system(command.c_str()) == 0) return name;
-  }
-  return "";
-}
-
-// The page's DOM after its scripts ran, as headless Chromium serializes it.
-std::string rendered_dom(const std::string& chromium, const std::string& page) {
-  const std::string command = "timeout 120 " + chromium +
-                              " --headless --no-sandbox --disable-gpu --dump-dom 'file://" + page +
-                              "' 2> /dev/null";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(command.c_str(), "r"), ::pclose);
-  REQUIRE(pipe != nullptr);
-  std::string dom;
-  char buffer[65536];
-  std::size_t read = 0;
-  while ((read = std::fread(buffer, 1, sizeof buffer, pipe.get())) > 0) dom.append(buffer, read);
-  return dom;
 }
 
 // The number of cells in each <div class="heatmap"> of the DOM, in order (the page's scripts,

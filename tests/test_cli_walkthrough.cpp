@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli_fixture.hpp"
+#include "headless_chromium.hpp"
 #include "text_count.hpp"
 #include "viz/display_text.hpp"
 #include "walkthrough_checks.hpp"
@@ -21,6 +22,7 @@ namespace {
 using sawtag::testing::check_one_line_error;
 using sawtag::testing::CliFixture;
 using sawtag::testing::count_of;
+using sawtag::testing::find_chromium;
 using sawtag::testing::read_file;
 using sawtag::testing::run_sawtag;
 using sawtag::testing::RunResult;
@@ -79,27 +81,9 @@ void check_fits_80_columns(const std::string& view) {
   }
 }
 
-// The path of headless Chromium, or "" when it is not installed.
-std::string find_chromium() {
-  for (const char* name : {"chromium", "chromium-browser"}) {
-    const std::string command = std::string("command -v ") + name + " > /dev/null 2>&1";
-    if (std::system(command.c_str()) == 0) return name;
-  }
-  return "";
-}
-
-// The page's DOM after its scripts ran, as headless Chromium serializes it, without the
-// page's scripts.
-std::string rendered_dom(const std::string& chromium, const std::string& page) {
-  const std::string command = "timeout 120 " + chromium +
-                              " --headless --no-sandbox --disable-gpu --dump-dom 'file://" + page +
-                              "' 2> /dev/null";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(command.c_str(), "r"), ::pclose);
-  REQUIRE(pipe != nullptr);
-  std::string dom;
-  char buffer[65536];
-  std::size_t read = 0;
-  while ((read = std::fread(buffer, 1, sizeof buffer, pipe.get())) > 0) dom.append(buffer, read);
+// The page's DOM after its scripts ran, without the page's scripts.
+std::string dom_without_scripts(const std::string& chromium, const std::string& page) {
+  const std::string dom = sawtag::testing::rendered_dom(chromium, page);
   return dom.substr(0, dom.find("<script"));
 }
 
@@ -265,11 +249,11 @@ TEST_CASE_METHOD(CliFixture, "walkthrough --html: Chromium draws the steps, a cl
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
   CHECK(result.out.empty());  // with --html and no --format, stdout stays quiet
-  const std::string before = rendered_dom(chromium, page);
+  const std::string before = dom_without_scripts(chromium, page);
   CHECK(count_of(before, "<section class=\"step\"") == 8);
   CHECK(before.find("following word 5 \u201csaw\u201d") != std::string::npos);  // the last
   // "#word=2" clicks word 2 as the page opens.
-  const std::string dom = rendered_dom(chromium, page + "#word=2");
+  const std::string dom = dom_without_scripts(chromium, page + "#word=2");
   CHECK(count_of(dom, "<section class=\"step\"") == 8);
   CHECK(count_of(dom, "token selected") == 1);
   CHECK(dom.find("following word 2 \u201csaw\u201d") != std::string::npos);
@@ -286,6 +270,6 @@ TEST_CASE_METHOD(CliFixture, "walkthrough --html: Chromium draws the steps, a cl
   REQUIRE(run_sawtag({"walkthrough", "-m", model, "--layer", "2", "--head", "2", "--html", one,
                       "I saw a saw"})
               .exit_code == 0);
-  CHECK(rendered_dom(chromium, one).find("Layer 2 of 2, head 2 of 2, following word 4") !=
+  CHECK(dom_without_scripts(chromium, one).find("Layer 2 of 2, head 2 of 2, following word 4") !=
         std::string::npos);
 }
