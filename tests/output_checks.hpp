@@ -29,8 +29,7 @@ inline std::vector<std::string> split_text(const std::string& text, char separat
 // Writes `sentence`, tagged by `tagger`, in `format` with both tags, probabilities and top-3;
 // "" when it is well-formed, else what is wrong.
 inline std::string output_problem(const Tagger& tagger, Sentence sentence, OutputFormat format) {
-  std::vector<std::string> forms;
-  for (const Word& word : sentence.words) forms.push_back(word.form);
+  const std::vector<std::string> forms = word_forms(sentence);
   TagOptions tag_options;
   tag_options.top_k = 3;
   const TagResult result = tagger.tag(forms, tag_options);

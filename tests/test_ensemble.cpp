@@ -53,8 +53,7 @@ TEST_CASE("An ensemble of one model tags as that model does", "[ensemble]") {
   CHECK(report.upos_kept == 17);
   CHECK(report.xpos_kept == 17);
   for (const Sentence& sentence : sentences) {
-    std::vector<std::string> forms;
-    for (const Word& word : sentence.words) forms.push_back(word.form);
+    const std::vector<std::string> forms = word_forms(sentence);
     const TagResult result = tagger.tag(forms);
     for (std::size_t i = 0; i < forms.size(); ++i) {
       CHECK(sentence.words[i].upos == result.words[i].upos);
@@ -80,8 +79,7 @@ TEST_CASE("An ensemble takes the tag of highest mean calibrated probability", "[
   ensemble_tag(taggers, sentences, options);
   std::size_t disagreements = 0;  // the models must disagree somewhere for this to test much
   for (const Sentence& sentence : sentences) {
-    std::vector<std::string> forms;
-    for (const Word& word : sentence.words) forms.push_back(word.form);
+    const std::vector<std::string> forms = word_forms(sentence);
     for (std::size_t i = 0; i < forms.size(); ++i) {
       for (const bool upos : {true, false}) {
         const std::vector<double> mean = mean_probabilities(taggers, forms, i, upos);
@@ -106,8 +104,7 @@ TEST_CASE("Ensemble tags below --min-prob become _, and the report counts them",
   // rounding cannot put a word on the other side).
   std::vector<double> best_of_word;
   for (const Sentence& sentence : sample_sentences()) {
-    std::vector<std::string> forms;
-    for (const Word& word : sentence.words) forms.push_back(word.form);
+    const std::vector<std::string> forms = word_forms(sentence);
     for (std::size_t i = 0; i < forms.size(); ++i) {
       const std::vector<double> mean = mean_probabilities(taggers, forms, i, true);
       best_of_word.push_back(*std::max_element(mean.begin(), mean.end()));

@@ -82,12 +82,6 @@ TrainOptions tiny_character_options() {
   return options;
 }
 
-std::vector<std::string> forms(const Sentence& sentence) {
-  std::vector<std::string> result;
-  for (const Word& word : sentence.words) result.push_back(word.form);
-  return result;
-}
-
 // One model for the tests that need a trained one: a tagger with random weights whose
 // tokenizer is a character model trained on the tiny treebank.
 const Model& model_with_learned_tokenizer() {
@@ -132,8 +126,8 @@ TEST_CASE(
   const std::string text = "我看到鋸子.他看到我.";
   const std::vector<Sentence> sentences = tokenizer.tokenize(text);
   REQUIRE(sentences.size() == 2);
-  CHECK(forms(sentences[0]) == std::vector<std::string>{"我", "看到", "鋸子", "."});
-  CHECK(forms(sentences[1]) == std::vector<std::string>{"他", "看到", "我", "."});
+  CHECK(word_forms(sentences[0]) == std::vector<std::string>{"我", "看到", "鋸子", "."});
+  CHECK(word_forms(sentences[1]) == std::vector<std::string>{"他", "看到", "我", "."});
   CHECK(comment_value(sentences[0], "text") == "我看到鋸子.");
   CHECK(sentences[0].words[1].misc == "SpaceAfter=No");
   CHECK(sentences[1].words.back().misc == "_");  // the end of the text
@@ -146,8 +140,8 @@ TEST_CASE("A learned tokenizer: whitespace ends a word, a blank line a sentence"
   const Tokenizer tokenizer(model_with_learned_tokenizer().tokenizer);
   const std::vector<Sentence> sentences = tokenizer.tokenize("我看 到鋸子\n\n他看到我.");
   REQUIRE(sentences.size() == 2);
-  CHECK(forms(sentences[0]) == std::vector<std::string>{"我", "看", "到", "鋸子"});
-  CHECK(forms(sentences[1]) == std::vector<std::string>{"他", "看到", "我", "."});
+  CHECK(word_forms(sentences[0]) == std::vector<std::string>{"我", "看", "到", "鋸子"});
+  CHECK(word_forms(sentences[1]) == std::vector<std::string>{"他", "看到", "我", "."});
   CHECK(sentences[1].comments.front() == "# newpar");
 }
 
@@ -156,14 +150,14 @@ TEST_CASE("A learned tokenizer in parts gives the sentences it gives the whole t
   const Tokenizer tokenizer(model_with_learned_tokenizer().tokenizer);
   const std::string text = "我看到鋸子.他看到我.桌子上有鋸子.我有桌子.";
   std::vector<std::vector<std::string>> whole;
-  for (const Sentence& sentence : tokenizer.tokenize(text)) whole.push_back(forms(sentence));
+  for (const Sentence& sentence : tokenizer.tokenize(text)) whole.push_back(word_forms(sentence));
   std::vector<std::vector<std::string>> parts;
   std::size_t begin = 0;
   while (begin < text.size()) {
     TokenizedPart part = tokenizer.tokenize_part(text, begin, 20);  // 6 characters and a bit
     REQUIRE(part.end > begin);
     for (const Sentence& sentence : part.sentences) {
-      parts.push_back(forms(sentence));
+      parts.push_back(word_forms(sentence));
       for (const Span& span : sentence.word_spans) CHECK(span.end <= text.size());
     }
     begin = part.end;
@@ -182,7 +176,7 @@ TEST_CASE("A learned tokenizer is saved in the model file and loaded back", "[le
         model_with_learned_tokenizer().tokenizer.character_model->words.items());
   const std::vector<Sentence> sentences = Tokenizer(loaded.tokenizer).tokenize("他看到我.");
   REQUIRE(sentences.size() == 1);
-  CHECK(forms(sentences[0]) == std::vector<std::string>{"他", "看到", "我", "."});
+  CHECK(word_forms(sentences[0]) == std::vector<std::string>{"他", "看到", "我", "."});
   // And again through float16 tensors.
   save_model(loaded, path, TensorEncoding::base64_float16);
   CHECK(load_model(path).tokenizer.character_model->config.d_model == 32);
@@ -194,7 +188,7 @@ TEST_CASE("A model without a learned tokenizer loads and splits text by the Engl
   CHECK(model.tokenizer.character_model == nullptr);
   const std::vector<Sentence> sentences = Tokenizer(model.tokenizer).tokenize("I saw it. It saw");
   REQUIRE(sentences.size() == 2);
-  CHECK(forms(sentences[0]) == std::vector<std::string>{"I", "saw", "it", "."});
+  CHECK(word_forms(sentences[0]) == std::vector<std::string>{"I", "saw", "it", "."});
 }
 
 TEST_CASE("A model file's learned tokenizer: refused when it is not a model of its own",

@@ -41,18 +41,12 @@ TrainOptions tiny_options() {
   return options;
 }
 
-std::vector<std::string> forms(const Sentence& sentence) {
-  std::vector<std::string> words;
-  for (const Word& word : sentence.words) words.push_back(word.form);
-  return words;
-}
-
 // Share of the treebank's words whose lemma and FEATS string the tagger gets right.
 std::pair<double, double> lemma_and_feats_accuracy(const Tagger& tagger,
                                                    const std::vector<Sentence>& treebank) {
   std::size_t words = 0, lemmas = 0, feats = 0;
   for (const Sentence& sentence : treebank) {
-    const TagResult result = tagger.tag(forms(sentence));
+    const TagResult result = tagger.tag(word_forms(sentence));
     for (std::size_t i = 0; i < sentence.words.size(); ++i) {
       ++words;
       lemmas += result.words[i].lemma == sentence.words[i].lemma;
@@ -100,8 +94,8 @@ TEST_CASE("A treebank with made-up features and lemmas trains both heads", "[mor
     TagOptions everything = tags_only;
     everything.morphology = true;
     for (const Sentence& sentence : treebank) {
-      const TagResult fast = tagger.tag(forms(sentence), tags_only);
-      const TagResult full = tagger.tag(forms(sentence), everything);
+      const TagResult fast = tagger.tag(word_forms(sentence), tags_only);
+      const TagResult full = tagger.tag(word_forms(sentence), everything);
       for (std::size_t i = 0; i < sentence.words.size(); ++i) {
         CHECK(fast.words[i].lemma.empty());
         CHECK(fast.words[i].feats.empty());

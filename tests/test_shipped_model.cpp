@@ -89,9 +89,7 @@ TEST_CASE("The shipped model tags the same bits with its word rows kept as int8 
   std::vector<std::vector<std::string>> sentences;
   if (std::ifstream(dev_path)) {
     for (const Sentence& sentence : read_treebank(dev_path)) {
-      std::vector<std::string> words;
-      for (const Word& word : sentence.words) words.push_back(word.form);
-      sentences.push_back(words);
+      sentences.push_back(word_forms(sentence));
       if (sentences.size() == 500) break;
     }
   } else {
@@ -156,9 +154,8 @@ TEST_CASE("The shipped model keeps its UFeats, Lemmas and AllTags on EWT dev",
     return;
   }
   const Evaluation evaluation = evaluate(*shipped_tagger(), read_treebank(dev_path), 2);
-  INFO("dev UFeats " << evaluation.ufeats.accuracy() << ", Lemmas "
-                     << evaluation.lemmas.accuracy() << ", AllTags "
-                     << evaluation.alltags.accuracy());
+  INFO("dev UFeats " << evaluation.ufeats.accuracy() << ", Lemmas " << evaluation.lemmas.accuracy()
+                     << ", AllTags " << evaluation.alltags.accuracy());
   CHECK(evaluation.ufeats.accuracy() >= kMinimumDevUfeats);
   CHECK(evaluation.lemmas.accuracy() >= kMinimumDevLemmas);
   CHECK(evaluation.alltags.accuracy() >= kMinimumDevAllTags);

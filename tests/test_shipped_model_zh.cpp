@@ -41,8 +41,7 @@ TEST_CASE("The shipped Chinese model loads, passes its self-test and splits text
   for (const std::string text : {"台北是台灣的首都.", "台北是台灣的首都"}) {
     const std::vector<Sentence> sentences = Tokenizer(chinese_model()->tokenizer).tokenize(text);
     REQUIRE(sentences.size() == 1);
-    std::vector<std::string> forms;
-    for (const Word& word : sentences[0].words) forms.push_back(word.form);
+    const std::vector<std::string> forms = word_forms(sentences[0]);
     std::vector<std::string> expected = {"台北", "是", "台灣", "的", "首都", "."};
     if (text.back() != '.') expected.pop_back();
     CHECK(forms == expected);
@@ -64,10 +63,7 @@ TEST_CASE("The shipped Chinese model keeps its raw-text scores on GSD dev", "[sh
   std::vector<Sentence> system =
       Tokenizer(chinese_model()->tokenizer).tokenize(raw_text_from_gold(gold));
   std::vector<std::vector<std::string>> forms;
-  for (const Sentence& each : system) {
-    forms.emplace_back();
-    for (const Word& word : each.words) forms.back().push_back(word.form);
-  }
+  for (const Sentence& each : system) forms.push_back(word_forms(each));
   const std::vector<TagResult> tagged = tagger.tag_batch(forms);
   for (std::size_t s = 0; s < system.size(); ++s) {
     for (std::size_t i = 0; i < system[s].words.size(); ++i) {

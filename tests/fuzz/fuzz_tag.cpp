@@ -116,8 +116,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto writer = sawtag::make_output_writer(out, options.output);
   sawtag::AttentionWriter attention_writer(attention_out);
   for (sawtag::Sentence& sentence : sentences) {
-    std::vector<std::string> forms;
-    for (const sawtag::Word& word : sentence.words) forms.push_back(word.form);
+    const std::vector<std::string> forms = sawtag::word_forms(sentence);
     const sawtag::TagResult result = tagger.tag(forms, options.tag);
     if (result.words.size() != forms.size()) std::abort();
     if (options.input == InputKind::conllu) sawtag::apply_tags(sentence, result, options.output);
