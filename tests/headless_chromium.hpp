@@ -3,11 +3,10 @@
 // not installed.
 #pragma once
 
-#include <catch2/catch.hpp>
-#include <cstdio>
 #include <cstdlib>
-#include <memory>
 #include <string>
+
+#include "cli_runner.hpp"
 
 namespace sawtag::testing {
 
@@ -22,16 +21,9 @@ inline std::string find_chromium() {
 
 // The page's DOM after its scripts ran, as headless Chromium serializes it.
 inline std::string rendered_dom(const std::string& chromium, const std::string& page) {
-  const std::string command = "timeout 120 " + chromium +
-                              " --headless --no-sandbox --disable-gpu --dump-dom 'file://" + page +
-                              "' 2> /dev/null";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(command.c_str(), "r"), ::pclose);
-  REQUIRE(pipe != nullptr);
-  std::string dom;
-  char buffer[65536];
-  std::size_t read = 0;
-  while ((read = std::fread(buffer, 1, sizeof buffer, pipe.get())) > 0) dom.append(buffer, read);
-  return dom;
+  return shell_output("timeout 120 " + chromium +
+                      " --headless --no-sandbox --disable-gpu --dump-dom 'file://" + page +
+                      "' 2> /dev/null");
 }
 
 }  // namespace sawtag::testing

@@ -2,10 +2,8 @@
 // writes it), the terminal view against a golden file, the HTML page as headless Chromium
 // draws it, the SVG, and the command's errors.
 #include <catch2/catch.hpp>
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "cli_fixture.hpp"

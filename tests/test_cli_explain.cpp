@@ -3,9 +3,7 @@
 // model's answer for "I saw a saw".
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
-#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -18,18 +16,12 @@ using sawtag::testing::check_one_line_error;
 using sawtag::testing::CliFixture;
 using sawtag::testing::run_sawtag;
 using sawtag::testing::RunResult;
+using sawtag::testing::shell_output;
 using sawtag::testing::TempDir;
 
 // What `command` writes on a terminal: run under script(1), which gives it a pseudo-terminal.
 std::string output_on_terminal(const std::string& command) {
-  const std::string line = "script -qec '" + command + "' /dev/null < /dev/null 2> /dev/null";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(line.c_str(), "r"), ::pclose);
-  REQUIRE(pipe != nullptr);
-  std::string out;
-  char buffer[4096];
-  std::size_t read = 0;
-  while ((read = std::fread(buffer, 1, sizeof buffer, pipe.get())) > 0) out.append(buffer, read);
-  return out;
+  return shell_output("script -qec '" + command + "' /dev/null < /dev/null 2> /dev/null");
 }
 
 }  // namespace

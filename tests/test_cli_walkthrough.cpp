@@ -3,10 +3,8 @@
 // the shipped models; the terminal view against a golden file and within 80 columns; the HTML
 // page as headless Chromium draws it with a word clicked; the command's errors.
 #include <catch2/catch.hpp>
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
