@@ -175,8 +175,7 @@ void run_attention_command(const AttentionCommandOptions& options) {
   TerminalViewOptions view;
   apply_word_window(options.words, view);
   view.shading = terminal_shading(options.color, options.output);
-  const std::vector<std::string> texts =
-      text_arguments(options.input.texts, options.input.files, "sawtag attention");
+  const std::vector<std::string> texts = text_arguments(options.input, "sawtag attention");
   const std::vector<FileArgument> outputs{
       {"--html", options.html}, {"--svg", options.svg}, {"-o", options.output}};
   refuse_shared_outputs(outputs);

@@ -54,10 +54,9 @@ AttentionInputKind input_kind_named(const std::string& name) {
   return name == "tokenized" ? AttentionInputKind::tokenized : AttentionInputKind::raw;
 }
 
-std::vector<std::string> text_arguments(const std::vector<std::string>& texts,
-                                        const std::vector<std::string>& files,
+std::vector<std::string> text_arguments(const TextInputOptions& options,
                                         const std::string& command) {
-  if (!texts.empty() || !files.empty()) return texts;
+  if (!options.texts.empty() || !options.files.empty()) return options.texts;
   if (::isatty(0) == 1) {
     throw CLI::ValidationError(command, "no text: give TEXT, '-' for stdin, or --file FILE");
   }

@@ -48,8 +48,7 @@ AttentionInputKind input_kind_named(const std::string& name);
 
 // The TEXT arguments of `command` ("sawtag attention"); none (and no --file) means stdin ("-"),
 // unless stdin is a terminal: then a usage error (CLI::ValidationError).
-std::vector<std::string> text_arguments(const std::vector<std::string>& texts,
-                                        const std::vector<std::string>& files,
+std::vector<std::string> text_arguments(const TextInputOptions& options,
                                         const std::string& command);
 
 // One text to split: a run of command-line arguments, stdin or a file.

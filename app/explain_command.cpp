@@ -66,8 +66,7 @@ void run_explain_command(const ExplainCommandOptions& options) {
   view.tags = tag_columns_named(options.tags);
   view.word = options.word == 0 ? kEveryWord : options.word - 1;
   view.shading = terminal_shading(options.color, options.output);
-  const std::vector<std::string> texts =
-      text_arguments(options.input.texts, options.input.files, "sawtag explain");
+  const std::vector<std::string> texts = text_arguments(options.input, "sawtag explain");
   refuse_output_over_input(input_files(options.input), {{"-o", options.output}});
   const std::shared_ptr<const Model> model = load_located_model(options.input.model);
   const Tagger tagger(model, tag_precision(options.input));

@@ -19,7 +19,6 @@ namespace {
 // cut in two. Paragraphs are shorter, unless a line is (docs/cli.md, `--input raw`).
 constexpr std::size_t kPartBytes = std::size_t{16} << 10;
 
-
 // The words of one input line: whole sentences, or the part on this line of a sentence that
 // runs over several lines (tagged as one sentence, written split). results[p] is of pieces[p].
 struct LinePieces {

@@ -80,8 +80,7 @@ std::string page_title(const std::vector<std::string>& words) {
 
 void run_walkthrough_command(const WalkthroughCommandOptions& options) {
   const Shading shading = terminal_shading(options.color, options.output);
-  const std::vector<std::string> texts =
-      text_arguments(options.input.texts, options.input.files, "sawtag walkthrough");
+  const std::vector<std::string> texts = text_arguments(options.input, "sawtag walkthrough");
   const std::vector<FileArgument> outputs{{"--html", options.html}, {"-o", options.output}};
   refuse_shared_outputs(outputs);
   refuse_output_over_input(input_files(options.input), outputs);
