@@ -6,6 +6,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "fixtures.hpp"
@@ -145,28 +146,41 @@ TEST_CASE("bfloat16 products stay close to the training forward pass's logits", 
 TEST_CASE("windows cover every word, overlap, and give each word context on both sides",
           "[infer]") {
   SECTION("a sentence that fits is one window") {
-    const infer::WindowPlan plan = infer::plan_windows(10, 16);
+    const infer::WindowPlan plan = infer::plan_windows(10, 16, 4, 3);
     REQUIRE(plan.starts == std::vector<int>{0});
     REQUIRE(plan.length == 10);
     REQUIRE(plan.owner == std::vector<int>(10, 0));
   }
-  SECTION("no words, no windows") { REQUIRE(infer::plan_windows(0, 16).starts.empty()); }
-  for (const int n : {17, 33, 100, 257, 20000}) {
-    const int window = 16;
-    const infer::WindowPlan plan = infer::plan_windows(n, window);
-    REQUIRE(plan.length == window);
-    REQUIRE(plan.starts.front() == 0);
-    REQUIRE(plan.starts.back() == n - window);
-    REQUIRE(static_cast<int>(plan.starts.size()) <= n / (window / 2) + 2);  // linear in n
-    for (int i = 0; i < n; ++i) {
-      const int start =
-          plan.starts[static_cast<std::size_t>(plan.owner[static_cast<std::size_t>(i)])];
-      INFO("n " << n << ", word " << i);
-      REQUIRE(start <= i);
-      REQUIRE(i < start + window);
-      // At least a quarter window of context each side, unless the sentence ends sooner.
-      REQUIRE(i - start >= std::min(i, window / 4));
-      REQUIRE(start + window - 1 - i >= std::min(n - 1 - i, window / 4));
+  SECTION("no words, no windows") { REQUIRE(infer::plan_windows(0, 16, 16, 8).starts.empty()); }
+  // (max_window, length, step): the learned tokenizer's half-window steps, the tagger's
+  // default, and a model whose window is shorter than the length asked for.
+  for (const auto& [max_window, length, step, window, context] :
+       std::vector<std::tuple<int, int, int, int, int>>{
+           {16, 16, 8, 16, 4}, {256, 32, 28, 32, 2}, {8, 32, 28, 8, 0}}) {
+    for (const int n : {max_window + 1, 33, 100, 257, 20000}) {
+      if (n <= max_window) continue;
+      INFO("max_window " << max_window << ", length " << length << ", step " << step << ", n "
+                         << n);
+      const infer::WindowPlan plan = infer::plan_windows(n, max_window, length, step);
+      REQUIRE(plan.length == window);
+      REQUIRE(plan.starts.front() == 0);
+      REQUIRE(plan.starts.back() == n - window);
+      const int shrunk_step = step * window / length;
+      REQUIRE(static_cast<int>(plan.starts.size()) <= n / shrunk_step + 2);  // linear in n
+      for (std::size_t w = 1; w + 1 < plan.starts.size(); ++w) {
+        REQUIRE(plan.starts[w] - plan.starts[w - 1] == shrunk_step);
+      }
+      for (int i = 0; i < n; ++i) {
+        const int start =
+            plan.starts[static_cast<std::size_t>(plan.owner[static_cast<std::size_t>(i)])];
+        INFO("word " << i);
+        REQUIRE(start <= i);
+        REQUIRE(i < start + window);
+        // (length - step) / 2 words of context each side, unless the sentence ends sooner.
+        REQUIRE(i - start >= std::min(i, (window - shrunk_step) / 2));
+        REQUIRE(start + window - 1 - i >= std::min(n - 1 - i, (window - shrunk_step) / 2));
+        REQUIRE((window - shrunk_step) / 2 >= context);
+      }
     }
   }
 }
@@ -227,6 +241,44 @@ TEST_CASE("a sentence longer than the window is tagged in windows, linearly", "[
   const TagResult alone = tagger.tag(first_window);
   for (std::size_t i = 0; i < 4; ++i) {
     REQUIRE(result.words[i].upos_probability == alone.words[i].upos_probability);
+  }
+}
+
+TEST_CASE("a long sentence's words take their tags from short windows of it, as TagOptions says",
+          "[infer]") {
+  const auto model = std::make_shared<Model>(testing::make_random_model());
+  const Tagger tagger(model);
+  REQUIRE(tagger.max_window() == 64);
+  std::mt19937 rng(8);
+  const std::vector<std::string> words = random_sentence(rng, 300);
+  for (const auto& [length, step] : std::vector<std::pair<int, int>>{{32, 28}, {64, 32}, {20, 20}}) {
+    TagOptions options;
+    options.long_sentence_window = length;
+    options.long_sentence_step = step;
+    const TagResult result = tagger.tag(words, options);
+    const infer::WindowPlan plan = infer::plan_windows(300, 64, length, step);
+    REQUIRE(plan.length == length);
+    for (std::size_t w = 0; w < plan.starts.size(); ++w) {
+      const auto first = words.begin() + plan.starts[w];
+      const TagResult alone = tagger.tag(std::vector<std::string>(first, first + length));
+      for (int i = 0; i < length; ++i) {
+        const auto word = static_cast<std::size_t>(plan.starts[w] + i);
+        if (plan.owner[word] != static_cast<int>(w)) continue;
+        INFO("length " << length << ", word " << word);
+        REQUIRE(result.words[word].upos_probability ==
+                alone.words[static_cast<std::size_t>(i)].upos_probability);
+      }
+    }
+  }
+  // A sentence that fits the model's window is one window, whatever the options.
+  const std::vector<std::string> fits(words.begin(), words.begin() + 64);
+  TagOptions short_windows;
+  short_windows.long_sentence_window = 8;
+  short_windows.long_sentence_step = 4;
+  const TagResult whole = tagger.tag(fits, short_windows);
+  const TagResult as_usual = tagger.tag(fits);
+  for (std::size_t i = 0; i < fits.size(); ++i) {
+    REQUIRE(whole.words[i].upos_probability == as_usual.words[i].upos_probability);
   }
 }
 

@@ -28,7 +28,7 @@ struct ModelConfig {
   bool relative_position = true;      // learned per-head bias on clip(j - i) inside attention
   int max_relative_distance = 16;     // clip for the relative-position bias
   float layer_norm_epsilon = 1e-5f;
-  int max_sequence_length = 256;      // longer sentences are tagged in overlapping windows
+  int max_sequence_length = 256;      // longer sentences: TagOptions::long_sentence_window
 
   // Sizes of the vocabularies and tag sets. Derived from the model's lists when a file is
   // loaded (they are not stored in the config section), set by the trainer when it builds them.

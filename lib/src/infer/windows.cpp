@@ -4,14 +4,19 @@
 
 namespace sawtag::infer {
 
-WindowPlan plan_windows(int num_words, int window) {
+WindowPlan plan_windows(int num_words, int max_window, int length, int step) {
   WindowPlan plan;
-  plan.length = std::min(num_words, window);
   plan.owner.assign(static_cast<std::size_t>(num_words), 0);
-  if (num_words == 0) return plan;
+  if (num_words <= max_window) {
+    plan.length = num_words;
+    if (num_words > 0) plan.starts.push_back(0);
+    return plan;
+  }
+  const int window = std::min(std::max(1, length), max_window);
+  step = std::clamp(static_cast<int>(static_cast<long long>(step) * window / std::max(1, length)),
+                    1, window);
+  plan.length = window;
   plan.starts.push_back(0);
-  if (num_words <= window) return plan;
-  const int step = std::max(1, window / 2);
   const int last_start = num_words - window;
   while (plan.starts.back() + step < last_start) plan.starts.push_back(plan.starts.back() + step);
   plan.starts.push_back(last_start);

@@ -1,10 +1,12 @@
 // How a sentence longer than the model's window is tagged: in overlapping windows.
 //
-// A sentence of n <= window words is one window. A longer one gets windows of `window` words
-// starting every window / 2 words, the last one ending at the sentence's end; each word takes
+// A sentence of n <= max_window words is one window. A longer one gets windows of `length`
+// words starting every `step` words, the last one ending at the sentence's end; each word takes
 // its tags from the window in which it sits furthest from an edge (the earlier window on a
-// tie), so every word sees at least window / 4 words of context on both sides where the
+// tie), so every word sees at least (length - step) / 2 words of context on both sides where the
 // sentence has them. Time and memory grow linearly with n.
+//
+// length is at most max_window; where it has to shrink to fit, step shrinks in proportion.
 #pragma once
 
 #include <vector>
@@ -12,12 +14,12 @@
 namespace sawtag::infer {
 
 struct WindowPlan {
-  std::vector<int> starts;  // first word of each window; every window has min(n, window) words
+  std::vector<int> starts;  // first word of each window; every window has `length` words
   std::vector<int> owner;   // [n]: the window each word takes its tags from
-  int length = 0;           // words per window
+  int length = 0;           // words per window: n for a sentence that is one window
 };
 
-// window >= 1.
-WindowPlan plan_windows(int num_words, int window);
+// max_window, length and step >= 1.
+WindowPlan plan_windows(int num_words, int max_window, int length, int step);
 
 }  // namespace sawtag::infer

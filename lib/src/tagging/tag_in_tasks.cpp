@@ -34,7 +34,8 @@ std::vector<TagResult> tag_in_tasks(const Tagger& tagger,
       pieces.push_back(Piece{s, -1, 0, n});
       continue;
     }
-    plans[s] = infer::plan_windows(n, max_window);
+    plans[s] = infer::plan_windows(n, max_window, options.long_sentence_window,
+                                   options.long_sentence_step);
     results[s].words.resize(sentences[s].size());  // before the tasks fill in their words
     for (std::size_t w = 0; w < plans[s].starts.size(); ++w) {
       pieces.push_back(Piece{s, static_cast<int>(w), plans[s].starts[w], plans[s].length});

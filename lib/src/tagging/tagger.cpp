@@ -294,7 +294,8 @@ class BatchTagger {
     const auto n = static_cast<int>(words.size());
     TagResult& result = results_[sentence];
     result.words.resize(words.size());
-    plans_[sentence] = infer::plan_windows(n, network_.max_window());
+    plans_[sentence] = infer::plan_windows(n, network_.max_window(), options_.long_sentence_window,
+                                          options_.long_sentence_step);
     const infer::WindowPlan& plan = plans_[sentence];
     const bool capture = options_.capture_attention && plan.starts.size() == 1;
     if (capture) {

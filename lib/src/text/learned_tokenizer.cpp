@@ -153,8 +153,13 @@ std::vector<PlacedToken> learned_tokens(const std::vector<CodePoint>& code_point
       characters[i] += first_character(characters[i + 1]);
     }
   }
+  // The character model learned from windows of its full length: a long paragraph is cut into
+  // those, every half window.
+  TagOptions options;
+  options.long_sentence_window = character_tagger.max_window();
+  options.long_sentence_step = character_tagger.max_window() / 2;
   const std::vector<TagResult> tagged =
-      tag_in_tasks(character_tagger, paragraphs, TagOptions(), run_tasks);
+      tag_in_tasks(character_tagger, paragraphs, options, run_tasks);
 
   std::vector<PlacedToken> tokens;
   for (std::size_t p = 0; p < paragraphs.size(); ++p) {
