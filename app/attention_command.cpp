@@ -199,8 +199,8 @@ void add_attention_command(CLI::App& app) {
       "Show the attention weights of every layer and head: a heat map in the terminal, JSON, "
       "an HTML page or an SVG (`sawtag attention \"I saw a saw\" --html saw.html`)");
   add_text_input_options(*command, options->input,
-                         "float32 matrix products even where bfloat16 ones (AMX, AVX512_BF16) "
-                         "are available, as for sawtag tag (the weights then do not depend on "
+                         "float32 matrix products even where int8 or bfloat16 ones (AVX512_VNNI, "
+                         "AVX512_BF16, AMX) are available, as for sawtag tag (the weights then do not depend on "
                          "the CPU)");
   command
       ->add_option("-f,--format", options->format,

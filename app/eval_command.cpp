@@ -110,7 +110,8 @@ void add_eval_command(CLI::App& app) {
   command->add_option("-j,--threads", arguments->threads, "Threads")
       ->capture_default_str()->check(CLI::Range(1, 256));
   command->add_flag("--float32", arguments->float32,
-                    "float32 matrix products even where bfloat16 ones (AMX, AVX512_BF16) are available");
+                    "float32 matrix products even where int8 or bfloat16 ones (AVX512_VNNI, "
+                    "AVX512_BF16, AMX) are available");
   command->add_option("--confusions", arguments->confusions, "Confusions to list")
       ->capture_default_str()->check(CLI::Range(0, 10000));
   command->callback([arguments] { run_eval(*arguments); });

@@ -103,8 +103,8 @@ void add_explain_command(CLI::App& app) {
       "Show which words each tag depends on: how much each word's tag loses in probability "
       "when another word is masked (`sawtag explain \"I saw a saw\"`)");
   add_text_input_options(*command, options->input,
-                         "float32 matrix products even where bfloat16 ones (AMX, AVX512_BF16) "
-                         "are available, as for sawtag tag");
+                         "float32 matrix products even where int8 or bfloat16 ones (AVX512_VNNI, "
+                         "AVX512_BF16, AMX) are available, as for sawtag tag");
   command
       ->add_option("-j,--threads", options->threads,
                    "Threads a sentence's masked copies are split over (default: the number of "

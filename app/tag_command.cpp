@@ -256,8 +256,8 @@ void add_tag_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
   command->add_flag("--float32", options->float32,
-                    "float32 matrix products even where bfloat16 ones (AMX, AVX512_BF16) are available (slower; "
-                    "tags differ in a few words in 10,000)");
+                    "float32 matrix products even where int8 or bfloat16 ones (AVX512_VNNI, AVX512_BF16, "
+                    "AMX) are available (slower; tags differ in a few words in 10,000)");
   command
       ->add_option("--batch-size", options->session.batch_words,
                    "Words per pass through the network (speed and memory only; the output "

@@ -123,8 +123,8 @@ void add_walkthrough_command(CLI::App& app) {
       "model's own numbers, for the first sentence of the text "
       "(`sawtag walkthrough \"I saw a saw\"`)");
   add_text_input_options(*command, options->input,
-                         "Tag in float32 even where bfloat16 products (AMX, AVX512_BF16) are "
-                         "available, as sawtag tag --float32 (the steps are float32 always)");
+                         "Tag in float32 even where int8 or bfloat16 products (AVX512_VNNI, "
+                         "AVX512_BF16, AMX) are available, as sawtag tag --float32 (the steps are float32 always)");
   command
       ->add_option("-f,--format", options->format,
                    "On stdout: text (the steps, the default) or json "

@@ -4,8 +4,9 @@
 // Figures in GFLOP/s on one thread, each for [2048 x 256] x [256 x 768], the shape of the
 // encoder's query/key/value product: Eigen's float32 GEMM (a well-tuned reference, compiled
 // for this build's flags), then, for each CPU level this machine supports (infer/kernels.hpp),
-// sawtag's float32 kernel and its bfloat16 kernel where the level has one ("level NAME
-// FLOAT32 BFLOAT16", 0 for none). The figures of the level the tagger runs come last again.
+// sawtag's float32 kernel and its reduced-precision kernel (bfloat16 or int8) where the level
+// has one ("level NAME FLOAT32 REDUCED", 0 for none). The figures of the level the tagger runs come
+// last again.
 #include <Eigen/Core>
 #include <chrono>
 #include <cstdio>
@@ -79,11 +80,12 @@ int main(int argc, char** argv) {
   for (const infer::CpuLevel level : infer::supported_cpu_levels()) {
     const infer::Kernels kernels = infer::kernels_for(level);
     float32 = packed_gflops(infer::Precision::float32, kernels, linear, x);
-    const bool has_bfloat16 = kernels.code.linear_bfloat16 != nullptr;
-    const double bfloat16 =
-        has_bfloat16 ? packed_gflops(infer::Precision::bfloat16, kernels, linear, x) : 0.0;
-    std::printf("level %s %.1f %.1f\n", infer::cpu_level_name(level), float32, bfloat16);
-    if (level == infer::kernels().level) fastest = std::max(float32, bfloat16);
+    const bool has_reduced =
+        kernels.code.linear_bfloat16 != nullptr || kernels.code.linear_int8 != nullptr;
+    const double reduced =
+        has_reduced ? packed_gflops(infer::Precision::reduced, kernels, linear, x) : 0.0;
+    std::printf("level %s %.1f %.1f\n", infer::cpu_level_name(level), float32, reduced);
+    if (level == infer::kernels().level) fastest = std::max(float32, reduced);
   }
   std::printf("sawtag_fastest_gflops %.1f\n", fastest);
   std::printf("fastest_kernel %s\n", infer::kernels().description);

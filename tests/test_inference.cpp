@@ -131,15 +131,18 @@ TEST_CASE("the batched network gives the training forward pass's logits, at ever
   }
 }
 
-TEST_CASE("bfloat16 products stay close to the training forward pass's logits", "[infer]") {
+TEST_CASE("bfloat16 and int8 products stay close to the training forward pass's logits",
+          "[infer]") {
   const Model model = testing::make_random_model();
   for (const infer::CpuLevel level : infer::supported_cpu_levels()) {
     const infer::Kernels kernels = infer::kernels_for(level);
-    if (kernels.code.linear_bfloat16 == nullptr) continue;
+    if (kernels.code.linear_bfloat16 == nullptr && kernels.code.linear_int8 == nullptr) continue;
     INFO("level " << infer::cpu_level_name(level));
-    const infer::InferenceNetwork network(model, infer::Precision::bfloat16, kernels);
-    // 8 significant bits in every encoder product: a few hundredths on logits of order 1.
-    check_against_training(model, network, 0.05);
+    const infer::InferenceNetwork network(model, infer::Precision::reduced, kernels);
+    // 8 significant bits in every encoder product (bfloat16): a few hundredths on logits of
+    // order 1. int8 rounds to steps of 1/127 of a row's and a column's largest value: on this
+    // random model's logits, up to 0.055 off.
+    check_against_training(model, network, kernels.code.linear_int8 != nullptr ? 0.12 : 0.05);
   }
 }
 
@@ -251,7 +254,8 @@ TEST_CASE("a long sentence's words take their tags from short windows of it, as 
   REQUIRE(tagger.max_window() == 64);
   std::mt19937 rng(8);
   const std::vector<std::string> words = random_sentence(rng, 300);
-  for (const auto& [length, step] : std::vector<std::pair<int, int>>{{32, 28}, {64, 32}, {20, 20}}) {
+  for (const auto& [length, step] :
+       std::vector<std::pair<int, int>>{{32, 28}, {64, 32}, {20, 20}}) {
     TagOptions options;
     options.long_sentence_window = length;
     options.long_sentence_step = step;

@@ -77,10 +77,14 @@ TEST_CASE("every level's linear kernels equal x W + b, the same bits for any row
   for (const CpuLevel level : infer::supported_cpu_levels()) {
     const infer::Kernels kernels = infer::kernels_for(level);
     for (const infer::Precision precision :
-         {infer::Precision::float32, infer::Precision::bfloat16}) {
-      const bool bfloat16 =
-          precision == infer::Precision::bfloat16 && kernels.code.linear_bfloat16 != nullptr;
-      INFO("level " << infer::cpu_level_name(level) << (bfloat16 ? ", bfloat16" : ", float32"));
+         {infer::Precision::float32, infer::Precision::reduced}) {
+      const bool reduced = precision == infer::Precision::reduced;
+      const bool int8 = reduced && kernels.code.linear_int8 != nullptr;
+      const bool bfloat16 = reduced && !int8 && kernels.code.linear_bfloat16 != nullptr;
+      INFO("level " << infer::cpu_level_name(level)
+                    << (int8       ? ", int8"
+                        : bfloat16 ? ", bfloat16"
+                                   : ", float32"));
       const infer::PackedLinear packed({&linear}, precision, kernels);
       const int stride = packed.stride();
       std::vector<float> all(static_cast<std::size_t>(kRows) * stride);
@@ -94,14 +98,22 @@ TEST_CASE("every level's linear kernels equal x W + b, the same bits for any row
         for (int c = 0; c < kOut; ++c) {
           double expected = linear.bias.data[static_cast<std::size_t>(c)];
           double magnitude = 0.0;  // sum |x w|: what bfloat16 rounding errs in proportion to
+          double largest_x = 0.0, largest_w = 0.0;  // int8's steps are 1/127 of these
           for (int k = 0; k < kIn; ++k) {
-            const double product = static_cast<double>(x[static_cast<std::size_t>(r * kIn + k)]) *
-                                   linear.weight.data[static_cast<std::size_t>(k * kOut + c)];
-            expected += product;
-            magnitude += std::abs(product);
+            const double xk = x[static_cast<std::size_t>(r * kIn + k)];
+            const double wk = linear.weight.data[static_cast<std::size_t>(k * kOut + c)];
+            expected += xk * wk;
+            magnitude += std::abs(xk * wk);
+            largest_x = std::max(largest_x, std::abs(xk));
+            largest_w = std::max(largest_w, std::abs(wk));
           }
           // bfloat16 keeps 8 significant bits: each product is off by at most 2 x 2^-9.
-          const double margin = bfloat16 ? magnitude / 256.0 : 1e-5 * (1.0 + magnitude);
+          // int8: x and w each off by at most half a step, so a product by at most
+          // |x| dw + |w| dx + dx dw, summed over k.
+          const double dx = largest_x / 254.0, dw = largest_w / 254.0;
+          const double margin = int8       ? kIn * (largest_x * dw + largest_w * dx + dx * dw)
+                                : bfloat16 ? magnitude / 256.0
+                                           : 1e-5 * (1.0 + magnitude);
           REQUIRE(all[static_cast<std::size_t>(r) * stride + c] == Approx(expected).margin(margin));
         }
         for (int c = kOut; c < stride; ++c) {
@@ -222,7 +234,7 @@ TEST_CASE("every level's softmax is defined for NaN and infinite scores", "[kern
       REQUIRE(weight(0, j) == Approx(std::exp(0.25 * (j % 5)) / sum).margin(1e-6));
       REQUIRE(std::isnan(weight(1, j)));  // one NaN score: the whole row is NaN
       REQUIRE(std::isnan(weight(2, j)));
-      REQUIRE(std::isnan(weight(3, j)));  // inf - inf
+      REQUIRE(std::isnan(weight(3, j)));                                         // inf - inf
       REQUIRE(weight(4, j) == Approx(j % 2 == 0 ? 0.0 : 1.0 / 9).margin(1e-6));  // -inf: 0
     }
     for (int row = 0; row < 5; ++row) {

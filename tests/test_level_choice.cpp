@@ -189,3 +189,16 @@ TEST_CASE("sawtag info says which level runs and why: measured, then cached, or 
   forced["SAWTAG_CPU"] = "baseline";
   CHECK(chosen_line(forced) == "kernels chosen: forced (SAWTAG_CPU=baseline)");
 }
+
+TEST_CASE("the cache key names the levels the choice is made from", "[level_choice]") {
+  // A build that offers another set of levels (a new one, say) must measure again rather than
+  // take the level an older build chose.
+  const infer::LevelChoiceRequest request = infer::level_choice_request({});
+  std::string levels;
+  for (const CpuLevel level : request.runnable)
+    levels += std::string(" ") + infer::cpu_level_name(level);
+  CHECK(request.cache_key.size() > levels.size());
+  CHECK(request.cache_key.compare(request.cache_key.size() - levels.size(), levels.size(),
+                                  levels) == 0);
+  CHECK(request.cache_key.find("levels" + levels) != std::string::npos);
+}

@@ -67,7 +67,7 @@ class Tagger(_Tagger):
         """Loads a model: `model` (a path), else the one the sawtag command would use
         ($SAWTAG_MODEL, the model installed beside this package, the source tree's).
 
-        float32: float32 matrix products even where the CPU has faster bfloat16 ones (as the
+        float32: float32 matrix products even where the CPU has faster int8 or bfloat16 ones (as the
         CLI's --float32); by default the same precision as `sawtag tag`.
 
         Raises FileNotFoundError when the file does not exist (or no model is found),

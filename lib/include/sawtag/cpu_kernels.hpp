@@ -1,5 +1,5 @@
 // Which CPU kernels this process tags with. One binary carries kernels for several x86-64
-// levels (baseline, avx2, avx512, avx512bf16, amx) and runs the one that was fastest on this
+// levels (baseline, avx2, avx512, avx512vnni, avx512bf16, amx) and runs the one that was fastest on this
 // CPU's encoder products, timed at the first run on a machine and remembered in
 // $XDG_CACHE_HOME/sawtag/ (else ~/.cache/sawtag/); the environment variable SAWTAG_CPU may
 // name one instead (e.g. SAWTAG_CPU=avx2).
@@ -10,7 +10,8 @@
 
 namespace sawtag {
 
-// The kernels in use, e.g. "avx512bf16 (float32: AVX-512; bfloat16: AVX512_BF16)". Throws
+// The kernels in use, e.g. "avx512vnni (float32: AVX-512; reduced precision: int8,
+// AVX512_VNNI)". Throws
 // Error when SAWTAG_CPU names an unknown level or one this CPU lacks.
 std::string cpu_kernels();
 

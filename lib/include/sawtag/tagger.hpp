@@ -97,10 +97,12 @@ class NetworkEnsemble;
 
 // How the encoder's matrix products are computed.
 enum class TagPrecision {
-  // bfloat16 products summed in float32 where the CPU has them (AMX tiles on Intel Sapphire
-  // Rapids and later; vdpbf16ps with AVX512_BF16 on AMD Zen 4/5 and Intel Cooper Lake; chosen
-  // at run time, sawtag/cpu_kernels.hpp); float32 otherwise. Faster; EWT test accuracy moves
-  // by at most a few hundredths of a point (docs/performance.md).
+  // The CPU level's reduced-precision products where it has them, the level chosen at run time
+  // by timing (sawtag/cpu_kernels.hpp): int8 summed exactly in int32 (vpdpbusd with
+  // AVX512_VNNI: Intel Cascade Lake and later, AMD Zen 4/5), or bfloat16 summed in float32
+  // (AMX tiles on Intel Sapphire Rapids and later; vdpbf16ps with AVX512_BF16); float32
+  // otherwise. Faster; EWT test accuracy moves by at most a few hundredths of a point
+  // (docs/performance.md).
   fastest,
   float32,  // float32 everywhere, on every CPU
 };

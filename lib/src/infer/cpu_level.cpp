@@ -17,8 +17,8 @@ namespace sawtag::infer {
 
 namespace {
 
-constexpr CpuLevel kAllLevels[] = {CpuLevel::baseline, CpuLevel::avx2, CpuLevel::avx512,
-                                   CpuLevel::avx512bf16, CpuLevel::amx};
+constexpr CpuLevel kAllLevels[] = {CpuLevel::baseline,   CpuLevel::avx2,       CpuLevel::avx512,
+                                   CpuLevel::avx512vnni, CpuLevel::avx512bf16, CpuLevel::amx};
 
 #ifdef SAWTAG_X86_64
 
@@ -66,7 +66,8 @@ CpuLevel highest_level() {
   const bool avx512 = bit(extended.ebx, 16) && bit(extended.ebx, 17) && bit(extended.ebx, 30) &&
                       bit(extended.ebx, 31);  // F, DQ, BW, VL
   if (!zmm || !avx512) return CpuLevel::avx2;
-  if (!bit(cpuid(7, 1).eax, 5)) return CpuLevel::avx512;              // AVX512_BF16
+  if (!bit(extended.ecx, 11)) return CpuLevel::avx512;                // AVX512_VNNI
+  if (!bit(cpuid(7, 1).eax, 5)) return CpuLevel::avx512vnni;          // AVX512_BF16
   const bool tiles = bit(extended.edx, 24) && bit(extended.edx, 22);  // AMX-TILE, AMX-BF16
   const bool tile_states = (states & 0x60000) == 0x60000;             // XTILECFG, XTILEDATA
   if (!tiles || !tile_states || !tile_data_granted()) return CpuLevel::avx512bf16;
@@ -125,6 +126,8 @@ const char* cpu_level_name(CpuLevel level) {
       return "avx2";
     case CpuLevel::avx512:
       return "avx512";
+    case CpuLevel::avx512vnni:
+      return "avx512vnni";
     case CpuLevel::avx512bf16:
       return "avx512bf16";
     case CpuLevel::amx:
@@ -164,7 +167,8 @@ CpuLevel choose_cpu_level(const std::string& requested, const std::vector<CpuLev
   }
   throw Error(
       "SAWTAG_CPU=" + requested +
-      ": unknown level (known: baseline, avx2, avx512, avx512bf16, amx; this CPU: " + names + ")");
+      ": unknown level (known: baseline, avx2, avx512, avx512vnni, avx512bf16, amx; this CPU: " +
+      names + ")");
 }
 
 }  // namespace sawtag::infer

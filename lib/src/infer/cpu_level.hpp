@@ -15,11 +15,12 @@ enum class CpuLevel {
   baseline,    // what the compiler targets for every file (x86-64: SSE2)
   avx2,        // AVX2 + FMA + F16C (Haswell, Zen 1 and later)
   avx512,      // AVX-512 F, BW, DQ, VL (Skylake-SP, Zen 4 and later)
-  avx512bf16,  // + AVX512_BF16: vdpbf16ps (Cooper Lake, Zen 4 and later)
+  avx512vnni,  // + AVX512_VNNI: vpdpbusd, int8 products (Cascade Lake, Zen 4 and later)
+  avx512bf16,  // + AVX512_BF16: vdpbf16ps (Cooper Lake, Zen 4 and later; all have VNNI)
   amx,         // + AMX tiles in bfloat16 (Sapphire Rapids and later)
 };
 
-// "baseline", "avx2", "avx512", "avx512bf16", "amx".
+// "baseline", "avx2", "avx512", "avx512vnni", "avx512bf16", "amx".
 const char* cpu_level_name(CpuLevel level);
 
 // Every level this CPU and OS can run, lowest first (always starts with baseline).

@@ -1,5 +1,7 @@
 #include "infer/kernels.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -26,6 +28,8 @@ const LevelKernels* code_of(CpuLevel level) {
       return levels::avx2();
     case CpuLevel::avx512:
       return levels::avx512();
+    case CpuLevel::avx512vnni:
+      return levels::avx512vnni();
     case CpuLevel::avx512bf16:
       return levels::avx512bf16();
     case CpuLevel::amx:
@@ -37,15 +41,17 @@ const LevelKernels* code_of(CpuLevel level) {
 const char* description_of(CpuLevel level) {
   switch (level) {
     case CpuLevel::baseline:
-      return "baseline (float32: generic; bfloat16: none, float32 used)";
+      return "baseline (float32: generic; reduced precision: none, float32 used)";
     case CpuLevel::avx2:
-      return "avx2 (float32: AVX2+FMA; bfloat16: none, float32 used)";
+      return "avx2 (float32: AVX2+FMA; reduced precision: none, float32 used)";
     case CpuLevel::avx512:
-      return "avx512 (float32: AVX-512; bfloat16: none, float32 used)";
+      return "avx512 (float32: AVX-512; reduced precision: none, float32 used)";
+    case CpuLevel::avx512vnni:
+      return "avx512vnni (float32: AVX-512; reduced precision: int8, AVX512_VNNI)";
     case CpuLevel::avx512bf16:
-      return "avx512bf16 (float32: AVX-512; bfloat16: AVX512_BF16)";
+      return "avx512bf16 (float32: AVX-512; reduced precision: bfloat16, AVX512_BF16)";
     case CpuLevel::amx:
-      return "amx (float32: AVX-512; bfloat16: AMX tiles)";
+      return "amx (float32: AVX-512; reduced precision: bfloat16, AMX tiles)";
   }
   return "unknown";
 }
@@ -143,6 +149,36 @@ std::vector<std::uint16_t> pack_bfloat16(const Kernels& kernels, const float* we
 
 std::size_t bfloat16_scratch_size(int rows, int in) {
   return static_cast<std::size_t>(round_up(rows, 32)) * round_up(in, 32);
+}
+
+PackedInt8 pack_int8(const float* weight, int in, int stride) {
+  PackedInt8 packed;
+  const int quads = (in + 3) / 4;
+  packed.quads.assign(static_cast<std::size_t>(quads) * stride, 0u);
+  packed.scales.assign(static_cast<std::size_t>(stride), 1.0f);
+  packed.column_sums.assign(static_cast<std::size_t>(stride), 0);
+  for (int c = 0; c < stride; ++c) {
+    float largest = 0.0f;
+    for (int k = 0; k < in; ++k) {
+      largest = std::max(largest, std::abs(weight[static_cast<std::size_t>(k) * stride + c]));
+    }
+    if (largest > 0.0f) packed.scales[static_cast<std::size_t>(c)] = largest / 127.0f;
+    const float inverse = largest > 0.0f ? 127.0f / largest : 0.0f;
+    for (int k = 0; k < in; ++k) {
+      const auto q = static_cast<std::int32_t>(
+          std::nearbyint(weight[static_cast<std::size_t>(k) * stride + c] * inverse));
+      packed.column_sums[static_cast<std::size_t>(c)] += q;
+      packed.quads[static_cast<std::size_t>(k / 4) * stride + c] |=
+          static_cast<std::uint32_t>(static_cast<std::uint8_t>(static_cast<std::int8_t>(q)))
+          << (8 * (k % 4));
+    }
+  }
+  return packed;
+}
+
+std::size_t int8_scratch_size(int rows, int in) {
+  const auto padded_rows = static_cast<std::size_t>(round_up(rows, 32));
+  return padded_rows * round_up(in, 64) + padded_rows * sizeof(float);
 }
 
 }  // namespace sawtag::infer

@@ -49,4 +49,20 @@ std::vector<std::uint16_t> pack_bfloat16(const Kernels& kernels, const float* we
 // The scratch linear_bfloat16 needs for `rows` rows of `in` values, in bfloat16 values.
 std::size_t bfloat16_scratch_size(int rows, int in);
 
+// W as int8 for kernels.code.linear_int8, owning what Int8Weights points to.
+struct PackedInt8 {
+  std::vector<std::uint32_t> quads;
+  std::vector<float> scales;
+  std::vector<std::int32_t> column_sums;
+
+  Int8Weights view() const { return {quads.data(), scales.data(), column_sums.data()}; }
+};
+
+// W: [in, stride] row-major float32 -> int8, each column scaled by 127 / its largest |value|
+// and rounded to nearest even (a zero column keeps scale 1).
+PackedInt8 pack_int8(const float* weight, int in, int stride);
+
+// The scratch linear_int8 needs for `rows` rows of `in` values, in bytes.
+std::size_t int8_scratch_size(int rows, int in);
+
 }  // namespace sawtag::infer

@@ -55,6 +55,8 @@ bool has_code(CpuLevel level) {
       return levels::avx2() != nullptr;
     case CpuLevel::avx512:
       return levels::avx512() != nullptr;
+    case CpuLevel::avx512vnni:
+      return levels::avx512vnni() != nullptr;
     case CpuLevel::avx512bf16:
       return levels::avx512bf16() != nullptr;
     case CpuLevel::amx:
@@ -129,9 +131,13 @@ LevelChoiceRequest level_choice_request(const LayerShapes& shapes) {
     if (has_code(level)) request.runnable.push_back(level);
   }
   request.cache_path = level_cache_path();
+  // The levels it was chosen from: a build that offers another set measures again.
+  std::string levels;
+  for (const CpuLevel level : request.runnable) levels += std::string(" ") + cpu_level_name(level);
   request.cache_key = std::string("sawtag ") + SAWTAG_VERSION + " " + kBaselineBuiltFor + "|" +
                       cpu_model() + "|d_model " + std::to_string(shapes.d_model) + " d_ff " +
-                      std::to_string(shapes.d_ff) + " rows " + std::to_string(shapes.rows);
+                      std::to_string(shapes.d_ff) + " rows " + std::to_string(shapes.rows) +
+                      " levels" + levels;
   return request;
 }
 

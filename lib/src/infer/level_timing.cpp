@@ -56,7 +56,7 @@ std::vector<LevelTiming> time_levels(const std::vector<CpuLevel>& levels, const 
   for (LevelProducts& level : all) {
     for (const LinearParameters& linear : weights) {
       level.products.push_back(std::make_unique<PackedLinear>(
-          std::vector<const LinearParameters*>{&linear}, Precision::bfloat16, level.kernels));
+          std::vector<const LinearParameters*>{&linear}, Precision::reduced, level.kernels));
       widest = std::max(widest, static_cast<std::size_t>(level.products.back()->stride()));
     }
     level.output.resize(widest * static_cast<std::size_t>(shapes.rows));

@@ -35,7 +35,11 @@ PackedLinear::PackedLinear(const std::vector<const LinearParameters*>& parts, Pr
     std::copy_n(part->bias.data.data(), cols, bias_.data() + offset);
     offset += cols;
   }
-  if (precision == Precision::bfloat16 && kernels.code.linear_bfloat16 != nullptr) {
+  if (precision != Precision::reduced) return;
+  if (kernels.code.linear_int8 != nullptr) {
+    int8_ = pack_int8(weight_.data(), in_, stride_);
+    weight_ = TensorData();
+  } else if (kernels.code.linear_bfloat16 != nullptr) {
     bfloat16_ = pack_bfloat16(kernels, weight_.data(), in_, stride_);
     weight_ = TensorData();
   }
@@ -49,6 +53,13 @@ void PackedLinear::apply(const float* x, int x_stride, int rows, float* y) const
   call.bias = bias_.data();
   call.stride = stride_;
   call.y = y;
+  if (!int8_.quads.empty()) {
+    thread_local std::vector<std::uint8_t> scratch;
+    scratch.resize(std::max(scratch.size(), int8_scratch_size(rows, in_)));
+    call.rows = rows;
+    kernels_->code.linear_int8(call, int8_.view(), scratch.data());
+    return;
+  }
   if (!bfloat16_.empty()) {
     thread_local std::vector<std::uint16_t> scratch;
     scratch.resize(std::max(scratch.size(), bfloat16_scratch_size(rows, in_)));

@@ -17,15 +17,17 @@
 namespace sawtag::infer {
 
 enum class Precision {
-  float32,   // float32 products everywhere
-  bfloat16,  // bfloat16 products summed in float32 where the CPU level has a kernel for them
+  float32,  // float32 products everywhere
+  // The CPU level's reduced-precision products where it has them: bfloat16 summed in float32
+  // (avx512bf16, amx) or int8 summed in int32 (avx512vnni); float32 elsewhere.
+  reduced,
 };
 
 class PackedLinear {
  public:
   PackedLinear() = default;
   // One or more Linears reading the same input, side by side: [in, out_1 + out_2 + ...].
-  // Precision::bfloat16 falls back to float32 where the level has no bfloat16 kernel.
+  // Precision::reduced falls back to float32 where the level has no such kernel.
   // `kernels` must outlive this object (the process's kernels() do).
   PackedLinear(const std::vector<const LinearParameters*>& parts, Precision precision,
                const Kernels& kernels = infer::kernels());
@@ -44,9 +46,10 @@ class PackedLinear {
   const Kernels* kernels_ = nullptr;
   int out_ = 0;
   int stride_ = 0;
-  TensorData weight_;                    // [in, stride], zero-padded; empty when bfloat16_ is used
-  TensorData bias_;                      // [stride], zero-padded
+  TensorData weight_;  // [in, stride], zero-padded; empty when a reduced-precision W is used
+  TensorData bias_;    // [stride], zero-padded
   std::vector<std::uint16_t> bfloat16_;  // W for the bfloat16 kernel (pack_bfloat16), or empty
+  PackedInt8 int8_;                      // W for the int8 kernel (pack_int8), or empty
 };
 
 }  // namespace sawtag::infer

@@ -253,7 +253,7 @@ Tagger::Tagger(std::shared_ptr<const Model> model, TagPrecision precision)
   }
   network_ = std::make_shared<const infer::NetworkEnsemble>(
       *model_, precision == TagPrecision::float32 ? infer::Precision::float32
-                                                  : infer::Precision::bfloat16);
+                                                  : infer::Precision::reduced);
   infer::probe_network(*network_, *model_);  // before the self-tests: NaN is no tag to compare
   for (std::size_t t = 0; t < model_->self_tests.size(); ++t) {
     const SelfTest& test = model_->self_tests[t];

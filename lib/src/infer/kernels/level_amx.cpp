@@ -93,8 +93,8 @@ void linear_bfloat16(const LinearCall& call, const std::uint16_t* packed, std::u
 }  // namespace
 
 const LevelKernels* levels::amx() {
-  static const LevelKernels kernels{linear_float32,    linear_bfloat16, layer_norm,     gelu,
-                                    attention_weights, head_scores,     weighted_values};
+  static const LevelKernels kernels{linear_float32,    linear_bfloat16, layer_norm,      gelu,
+                                    attention_weights, head_scores,     weighted_values, nullptr};
   return &kernels;
 }
 

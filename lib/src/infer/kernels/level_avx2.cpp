@@ -63,8 +63,8 @@ void linear_float32(const LinearCall& call, const float* weight) {
 }  // namespace
 
 const LevelKernels* levels::avx2() {
-  static const LevelKernels kernels{linear_float32,    nullptr,     layer_norm,     gelu,
-                                    attention_weights, head_scores, weighted_values};
+  static const LevelKernels kernels{linear_float32,    nullptr,     layer_norm,      gelu,
+                                    attention_weights, head_scores, weighted_values, nullptr};
   return &kernels;
 }
 

@@ -11,8 +11,8 @@ namespace {
 }  // namespace
 
 const LevelKernels* levels::avx512() {
-  static const LevelKernels kernels{linear_float32,    nullptr,     layer_norm,     gelu,
-                                    attention_weights, head_scores, weighted_values};
+  static const LevelKernels kernels{linear_float32,    nullptr,     layer_norm,      gelu,
+                                    attention_weights, head_scores, weighted_values, nullptr};
   return &kernels;
 }
 

@@ -27,6 +27,15 @@ struct LinearCall {
   float* y = nullptr;
 };
 
+// W as int8 for linear_int8 (infer/kernels.hpp, pack_int8): W[k][c] ~ scales[c] * q[k][c], each
+// column scaled so that its largest |W| becomes 127.
+struct Int8Weights {
+  // [ceil(in / 4), stride]: element (p, c) holds q[4p + j][c] in byte j (zero past `in`).
+  const std::uint32_t* quads = nullptr;
+  const float* scales = nullptr;              // [stride]
+  const std::int32_t* column_sums = nullptr;  // [stride]: sum over k of q[k][c]
+};
+
 // out = (x - mean) / sqrt(variance + epsilon) * gamma + beta, for `rows` rows of `dim` floats,
 // `stride` floats apart in x and out (nn/layer_norm.cpp's function).
 struct LayerNormCall {
@@ -91,6 +100,11 @@ struct LevelKernels {
   void (*head_scores)(const HeadCall& call);
   // output[i] = sum_j scores[i][j] values[j] for i < n.
   void (*weighted_values)(const HeadCall& call);
+  // Null where the level has no int8 products. Each row of x is scaled so that its largest
+  // |value| becomes 127 and rounded to int8 into `scratch` (int8_scratch_size(rows, in)
+  // bytes); the products are summed exactly in int32, then scaled back to float32 with the
+  // row's and the column's scales. A row with a NaN gives NaN. Any number of rows.
+  void (*linear_int8)(const LinearCall& call, const Int8Weights& weights, std::uint8_t* scratch);
 };
 
 // Each returns null where this build has no code for the level (not x86-64, or a compiler
@@ -99,6 +113,7 @@ namespace levels {
 const LevelKernels* baseline();
 const LevelKernels* avx2();
 const LevelKernels* avx512();
+const LevelKernels* avx512vnni();
 const LevelKernels* avx512bf16();
 const LevelKernels* amx();
 }  // namespace levels
