@@ -26,9 +26,10 @@ float probability_of(const std::vector<sawtag::TagCandidate>& candidates, const 
   return found->probability;
 }
 
-// Each word of `words` masked in turn and tagged alone with Tagger::tag: the drops and tags
-// must be exactly those of explain_tags, on `threads` threads; with `word` >= 0, for that word
-// alone (the others' occlusions empty).
+// Each word of `words` masked in turn and tagged alone with Tagger::tag (whole, as explain sees
+// a sentence up to the model's window): the drops and tags must be exactly those of
+// explain_tags, on `threads` threads; with `word` >= 0, for that word alone (the others'
+// occlusions empty).
 void check_against_masked_tagging(const sawtag::Tagger& tagger,
                                   const std::vector<std::string>& words, int threads = 1,
                                   int word = -1) {
@@ -40,8 +41,10 @@ void check_against_masked_tagging(const sawtag::Tagger& tagger,
   const auto n = static_cast<int>(words.size());
   REQUIRE(explanation.num_words == n);
   REQUIRE(explanation.occlusions.size() == words.size() * words.size());
-  const sawtag::TagResult plain = tagger.tag(words);
-  sawtag::TagOptions all_tags;
+  sawtag::TagOptions whole;
+  whole.long_sentence = tagger.max_window();
+  const sawtag::TagResult plain = tagger.tag(words, whole);
+  sawtag::TagOptions all_tags = whole;
   all_tags.top_k = 100;
   for (int i = 0; i < n; ++i) {
     CHECK(explanation.tags.words[i].upos == plain.words[i].upos);

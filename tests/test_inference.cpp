@@ -274,7 +274,7 @@ TEST_CASE("a long sentence's words take their tags from short windows of it, as 
       }
     }
   }
-  // A sentence that fits the model's window is one window, whatever the options.
+  // A sentence up to long_sentence words is one window, whatever the windows' shape.
   const std::vector<std::string> fits(words.begin(), words.begin() + 64);
   TagOptions short_windows;
   short_windows.long_sentence_window = 8;
@@ -283,6 +283,37 @@ TEST_CASE("a long sentence's words take their tags from short windows of it, as 
   const TagResult as_usual = tagger.tag(fits);
   for (std::size_t i = 0; i < fits.size(); ++i) {
     REQUIRE(whole.words[i].upos_probability == as_usual.words[i].upos_probability);
+  }
+}
+
+TEST_CASE("sentences over long_sentence words are windowed, unless attention maps are asked for",
+          "[infer]") {
+  ModelConfig config = testing::tiny_config();
+  config.max_sequence_length = 128;
+  const auto model = std::make_shared<Model>(testing::make_random_model(config));
+  const Tagger tagger(model);
+  std::mt19937 rng(9);
+  const std::vector<std::string> words = random_sentence(rng, 100);
+  TagOptions whole;
+  whole.long_sentence = 128;
+  const TagResult windowed = tagger.tag(words);  // long_sentence 64: windows of 32 every 28
+  const TagResult at_once = tagger.tag(words, whole);
+  const TagResult first_window =
+      tagger.tag(std::vector<std::string>(words.begin(), words.begin() + 32));
+  REQUIRE(TagOptions().long_sentence == 64);
+  bool differs = false;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (i < 30)
+      REQUIRE(windowed.words[i].upos_probability == first_window.words[i].upos_probability);
+    differs = differs || windowed.words[i].upos_probability != at_once.words[i].upos_probability;
+  }
+  CHECK(differs);
+  TagOptions maps;
+  maps.capture_attention = true;
+  const TagResult with_maps = tagger.tag(words, maps);
+  REQUIRE(with_maps.attention.num_words == 100);
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    REQUIRE(with_maps.words[i].upos_probability == at_once.words[i].upos_probability);
   }
 }
 

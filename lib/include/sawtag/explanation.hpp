@@ -51,7 +51,9 @@ struct ExplainOptions {
 // Explains every word's tags. The sentence and its n masked copies run through the tagger's
 // network in batches (the copies of one sentence 4096 words at a time, which bounds memory),
 // the first layer's norm and Q/K/V product of the unmasked words computed once for all the
-// copies; each masked sentence still gets exactly the logits Tagger::tag gives it (a row's
+// copies; each masked sentence still gets exactly the logits Tagger::tag gives it when it tags
+// the sentence whole (TagOptions::long_sentence = max_window(); by default `tag` cuts a sentence
+// of over 64 words into windows of 32, and its tags there may differ; a row's
 // result depends on its own window only, so batching and sharing never change a bit). So
 // upos_drop is exactly tags.words[i].upos_probability minus the probability of that tag in the
 // result Tagger::tag gives for the masked sentence (top_k: the same probabilities `sawtag tag

@@ -28,13 +28,16 @@ struct TagOptions {
   // core's L2 cache (256 x d_ff 512 floats = 512 KB): EWT train text tagged 9 % faster than
   // with 1024 on the development machine (docs/performance.md).
   int batch_words = 256;
-  // A sentence longer than Tagger::max_window() words is tagged in overlapping windows of
-  // long_sentence_window words (at most max_window()) starting every long_sentence_step words;
-  // each word's tags come from one window and depend only on its words. The models learned from
-  // sentences, most of them under 40 words, and tag long windows badly: EWT dev run together as
-  // one 25,147-word sentence gets UPOS 95.31 in windows of 32 words every 28 (92.40 in windows
-  // of 256 every 128; 95.67 as its own sentences), and is tagged 1.8 times as fast
-  // (docs/performance.md, "Long sentences").
+  // A sentence of more than long_sentence words (or more than Tagger::max_window()) is tagged
+  // in overlapping windows of long_sentence_window words (at most that many) starting every
+  // long_sentence_step words; each word's tags come from one window and depend only on its
+  // words. The models learned from sentences (EWT train: 99.9 % under 88 words, the longest
+  // 159; GSD's 111) and tag longer runs of text badly: EWT dev run together as one 25,147-word
+  // sentence gets UPOS 95.31 in windows of 32 words every 28 (92.40 in windows of 256 every
+  // 128; 95.67 as its own sentences), and is tagged 1.8 times as fast (docs/performance.md,
+  // "Long sentences"). With capture_attention, a sentence up to max_window() words is tagged
+  // whole, to have its attention maps (its tags may then differ from those without).
+  int long_sentence = 64;
   int long_sentence_window = 32;
   int long_sentence_step = 28;
 };
@@ -124,8 +127,8 @@ class Tagger {
   std::vector<TagResult> tag_batch(const std::vector<std::vector<std::string>>& sentences,
                                    const TagOptions& options = {}) const;
 
-  // Sentences longer than this many words are tagged in overlapping windows
-  // (TagOptions::long_sentence_window): time and memory stay linear in the sentence length.
+  // Sentences longer than this many words (or TagOptions::long_sentence) are tagged in
+  // overlapping windows: time and memory stay linear in the sentence length.
   int max_window() const;
 
   const Model& model() const { return *model_; }

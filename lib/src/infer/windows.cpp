@@ -4,15 +4,15 @@
 
 namespace sawtag::infer {
 
-WindowPlan plan_windows(int num_words, int max_window, int length, int step) {
+WindowPlan plan_windows(int num_words, int whole, int length, int step) {
   WindowPlan plan;
   plan.owner.assign(static_cast<std::size_t>(num_words), 0);
-  if (num_words <= max_window) {
+  if (num_words <= whole) {
     plan.length = num_words;
     if (num_words > 0) plan.starts.push_back(0);
     return plan;
   }
-  const int window = std::min(std::max(1, length), max_window);
+  const int window = std::min(std::max(1, length), whole);
   step = std::clamp(static_cast<int>(static_cast<long long>(step) * window / std::max(1, length)),
                     1, window);
   plan.length = window;

@@ -1,12 +1,13 @@
-// How a sentence longer than the model's window is tagged: in overlapping windows.
+// How a long sentence is tagged: in overlapping windows.
 //
-// A sentence of n <= max_window words is one window. A longer one gets windows of `length`
-// words starting every `step` words, the last one ending at the sentence's end; each word takes
-// its tags from the window in which it sits furthest from an edge (the earlier window on a
-// tie), so every word sees at least (length - step) / 2 words of context on both sides where the
-// sentence has them. Time and memory grow linearly with n.
+// A sentence of n <= whole words is one window (the caller's `whole` is at most the model's
+// window). A longer one gets windows of `length` words starting every `step` words, the last
+// one ending at the sentence's end; each word takes its tags from the window in which it sits
+// furthest from an edge (the earlier window on a tie), so every word sees at least
+// (length - step) / 2 words of context on both sides where the sentence has them. Time and
+// memory grow linearly with n.
 //
-// length is at most max_window; where it has to shrink to fit, step shrinks in proportion.
+// length is at most whole; where it has to shrink to fit, step shrinks in proportion.
 #pragma once
 
 #include <vector>
@@ -19,7 +20,13 @@ struct WindowPlan {
   int length = 0;           // words per window: n for a sentence that is one window
 };
 
-// max_window, length and step >= 1.
-WindowPlan plan_windows(int num_words, int max_window, int length, int step);
+// whole, length and step >= 1.
+WindowPlan plan_windows(int num_words, int whole, int length, int step);
+
+// The longest sentence tagged whole (TagOptions::long_sentence): at most the model's window,
+// and all of it where attention maps are asked for, since a windowed sentence has none.
+inline int whole_sentence_words(int max_window, int long_sentence, bool capture_attention) {
+  return capture_attention || long_sentence > max_window ? max_window : long_sentence;
+}
 
 }  // namespace sawtag::infer

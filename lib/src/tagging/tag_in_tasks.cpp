@@ -24,18 +24,19 @@ std::vector<TagResult> tag_in_tasks(const Tagger& tagger,
                                     const std::vector<std::vector<std::string>>& sentences,
                                     const TagOptions& options, const RunTasks& run_tasks) {
   if (!run_tasks) return tagger.tag_batch(sentences, options);
-  const int max_window = tagger.max_window();
+  const int whole = infer::whole_sentence_words(tagger.max_window(), options.long_sentence,
+                                                options.capture_attention);
   std::vector<TagResult> results(sentences.size());
   std::vector<infer::WindowPlan> plans(sentences.size());
   std::vector<Piece> pieces;
   for (std::size_t s = 0; s < sentences.size(); ++s) {
     const auto n = static_cast<int>(sentences[s].size());
-    if (n <= max_window) {
+    if (n <= whole) {
       pieces.push_back(Piece{s, -1, 0, n});
       continue;
     }
-    plans[s] = infer::plan_windows(n, max_window, options.long_sentence_window,
-                                   options.long_sentence_step);
+    plans[s] =
+        infer::plan_windows(n, whole, options.long_sentence_window, options.long_sentence_step);
     results[s].words.resize(sentences[s].size());  // before the tasks fill in their words
     for (std::size_t w = 0; w < plans[s].starts.size(); ++w) {
       pieces.push_back(Piece{s, static_cast<int>(w), plans[s].starts[w], plans[s].length});

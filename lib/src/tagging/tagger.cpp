@@ -294,7 +294,9 @@ class BatchTagger {
     const auto n = static_cast<int>(words.size());
     TagResult& result = results_[sentence];
     result.words.resize(words.size());
-    plans_[sentence] = infer::plan_windows(n, network_.max_window(), options_.long_sentence_window,
+    const int whole = infer::whole_sentence_words(network_.max_window(), options_.long_sentence,
+                                                  options_.capture_attention);
+    plans_[sentence] = infer::plan_windows(n, whole, options_.long_sentence_window,
                                           options_.long_sentence_step);
     const infer::WindowPlan& plan = plans_[sentence];
     const bool capture = options_.capture_attention && plan.starts.size() == 1;

@@ -156,6 +156,7 @@ std::vector<PlacedToken> learned_tokens(const std::vector<CodePoint>& code_point
   // The character model learned from windows of its full length: a long paragraph is cut into
   // those, every half window.
   TagOptions options;
+  options.long_sentence = character_tagger.max_window();
   options.long_sentence_window = character_tagger.max_window();
   options.long_sentence_step = character_tagger.max_window() / 2;
   const std::vector<TagResult> tagged =
