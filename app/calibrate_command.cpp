@@ -5,6 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "model_encoding.hpp"
 #include "model_locator.hpp"
 #include "overwrite_check.hpp"
 #include "sawtag/calibration.hpp"
@@ -46,11 +47,7 @@ void run_calibrate(const CalibrateArguments& arguments) {
   spdlog::info("temperatures UPOS {:.4f}, XPOS {:.4f}; calibration error on {}: {} before, {} after",
                model.calibration.upos_temperature, model.calibration.xpos_temperature,
                arguments.dev_path, before, after);
-  // A kept int8 word table means the file was written with int8 words (the rest float16).
-  save_model(model, arguments.output_path,
-             model.word_embedding_int8 ? TensorEncoding::base64_float16_int8_words
-             : arguments.float16       ? TensorEncoding::base64_float16
-                                       : TensorEncoding::base64);
+  save_model(model, arguments.output_path, rewritten_model_encoding(model, arguments.float16));
   spdlog::info("wrote {}", arguments.output_path);
 }
 

@@ -5,6 +5,7 @@
 //   ...
 #include "info_command.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -133,7 +134,12 @@ void run_info_command(const InfoCommandOptions& options) {
         << model.feats.at(0) << ")\n";
   }
   if (model.has_lemmas()) {
-    out << "lemma: " << model.lemma_rules.size() << " lemma rules\n";
+    out << "lemma: " << model.lemma_rules.size() << " lemma rules, "
+        << model.lemma_lexicon.size() << " lexicon entries, "
+        << (model.lemma_casing.empty()
+                ? 0
+                : std::count(model.lemma_casing.begin(), model.lemma_casing.end(), ' ') + 1)
+        << " usual spellings (sawtag casing)\n";
   }
   out << "tokenizer: " << model.tokenizer.multiword_tokens.size() << " multi-word tokens, "
       << model.tokenizer.abbreviations.size() << " abbreviations\n";

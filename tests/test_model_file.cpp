@@ -476,19 +476,22 @@ TEST_CASE("model file error: wrong format tag", "[model_file]") {
 }
 
 TEST_CASE("model file error: newer version", "[model_file]") {
+  const int newer = kModelVersion + 1;
   CHECK_THAT(load_error(edited([](Json& d) {
-               d["version"] = 7;
+               d["version"] = kModelVersion + 1;
                d["lemmatizer"] = Json::object();  // what a newer file may hold
                d["config"]["d_model"] = "large";
              })),
-             Equals("bad.json: model file version 7 is newer than this sawtag supports (6): "
-                    "upgrade sawtag"));
+             Equals("bad.json: model file version " + std::to_string(newer) +
+                    " is newer than this sawtag supports (" + std::to_string(kModelVersion) +
+                    "): upgrade sawtag"));
 }
 
 TEST_CASE("model file error: version that never existed", "[model_file]") {
   CHECK_THAT(
       load_error(edited([](Json& d) { d["version"] = 0; })),
-      Equals("bad.json: model file version 0 is not a sawtag-model version: expected 1 to 6"));
+      Equals("bad.json: model file version 0 is not a sawtag-model version: expected 1 to " +
+             std::to_string(kModelVersion)));
   CHECK_THAT(load_error(edited([](Json& d) { d["version"] = "1"; })),
              Equals("bad.json: version: expected an integer, got string"));
 }
@@ -873,9 +876,12 @@ TEST_CASE("model file error: unknown fields and overlong lists are refused while
   CHECK_THAT(load_error(inserted_after(text, "{", "\"junk\":[0,0,0,[[[[{{")),
              StartsWith("bad.json: truncated: the JSON document ends at byte "));
   // A newer version may have new fields: it is told to upgrade, whatever their order.
-  std::string newer = edited([](Json& d) { d["version"] = 7; });
-  CHECK_THAT(load_error(inserted_after(newer, "\"version\":7", ",\"lemmatizer\":{}")),
-             StartsWith("bad.json: model file version 7 is newer than this sawtag supports"));
+  const std::string newer_version = std::to_string(kModelVersion + 1);
+  std::string newer = edited([](Json& d) { d["version"] = kModelVersion + 1; });
+  CHECK_THAT(load_error(inserted_after(newer, "\"version\":" + newer_version,
+                                       ",\"lemmatizer\":{}")),
+             StartsWith("bad.json: model file version " + newer_version +
+                        " is newer than this sawtag supports"));
   // A tensor's data is compared with its count as it is parsed, when config, vocabularies and
   // tag_sets come first (as sawtag writes them); else after parsing.
   std::string longer = text;

@@ -318,10 +318,11 @@ TEST_CASE_METHOD(CliFixture, "robustness: a model file that is not JSON", "[robu
 
 TEST_CASE_METHOD(CliFixture, "robustness: a model file from a newer version", "[robustness]") {
   Json document = tiny_model_json();
-  document["version"] = 7;
+  document["version"] = sawtag::kModelVersion + 1;
   check_one_line_error(tag_with_model(dir.write("new.json", document.dump())), 1,
-                       "new.json: model file version 7 is newer than this sawtag supports (6): "
-                       "upgrade sawtag");
+                       "new.json: model file version " + std::to_string(sawtag::kModelVersion + 1) +
+                           " is newer than this sawtag supports (" +
+                           std::to_string(sawtag::kModelVersion) + "): upgrade sawtag");
 }
 
 TEST_CASE_METHOD(CliFixture, "robustness: a model file with NaN or Inf", "[robustness]") {

@@ -20,8 +20,11 @@ namespace sawtag {
 // "sawtag-model" files of this version are written; older ones are upgraded on load.
 inline constexpr const char* kModelFormat = "sawtag-model";
 // 2 added dtype "int8", 3 "calibration" and "learned_tokenizer", 4 config.edge_char_dim,
-// 5 "ensemble", 6 the morphology heads (tag_sets.feats and tag_sets.lemma_rules).
-inline constexpr int kModelVersion = 6;
+// 5 "ensemble", 6 the morphology heads (tag_sets.feats and tag_sets.lemma_rules), 7
+// "lemma_casing".
+inline constexpr int kModelVersion = 7;
+// Written for a model with morphology heads and no Model::lemma_casing.
+inline constexpr int kModelVersionWithoutLemmaCasing = 6;
 // Written for a model without morphology heads that has an ensemble.
 inline constexpr int kModelVersionWithoutMorphology = 5;
 // Written for a model of one tagger (no Model::ensemble) with first- and last-character
@@ -104,6 +107,14 @@ struct Model {
   // the form nor the form lower-cased, with that lemma ("was" AUX VBD -> "be"). Stored in the
   // file's "lemma_lexicon" section.
   std::vector<LemmaLexiconEntry> lemma_lexicon;
+  // Only with lemma_rules: how words are usually written in running text, where that is not
+  // lower-case, learned from unlabelled text (sawtag/lemma_casing.hpp): spellings separated by
+  // single spaces, "Kerala NASA iPhone", sawtag casing writes them in the order of their
+  // lower-cased forms, one each (where there are several, the first counts). A lemma in another
+  // casing than its word's usual one is taken only when the lemma head gives it a fair chance
+  // ("kerala" -> "Kerala"). One string, as the file's "lemma_casing" section holds it, so that
+  // loading stays as fast; empty = no such preference.
+  std::string lemma_casing;
   TokenizerData tokenizer;
   TrainingRecord training;
   Calibration calibration;

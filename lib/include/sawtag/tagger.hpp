@@ -4,7 +4,6 @@
 
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "sawtag/lemma_rule.hpp"
@@ -97,6 +96,7 @@ struct TagResult {
 namespace infer {
 class NetworkEnsemble;
 }
+class LemmaChooser;
 
 // How the encoder's matrix products are computed.
 enum class TagPrecision {
@@ -137,9 +137,7 @@ class Tagger {
   friend struct TaggerInternals;  // lib/src/tagging/tagger_internals.hpp: the library's own access
   std::shared_ptr<const Model> model_;
   std::shared_ptr<const infer::NetworkEnsemble> network_;  // every tagger's network
-  std::vector<LemmaRule> lemma_rules_;  // Model::lemma_rules, parsed
-  // Model::lemma_lexicon: form '\0' UPOS '\0' XPOS -> lemma.
-  std::unordered_map<std::string, std::string> lemma_lexicon_;
+  std::shared_ptr<const LemmaChooser> lemmas_;  // lib/src/tagging/lemma_choice.hpp
 };
 
 }  // namespace sawtag

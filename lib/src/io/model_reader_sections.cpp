@@ -1,6 +1,6 @@
 // The sections of a model document other than its tensors and the models it holds: config,
-// vocabularies and tag sets, tokenizer tables, training record, calibration, lemma lexicon and
-// self-tests, each checked as docs/model-format.md describes it.
+// vocabularies and tag sets, tokenizer tables, training record, calibration, lemma lexicon,
+// lemma casing and self-tests, each checked as docs/model-format.md describes it.
 #include <algorithm>
 #include <cstddef>
 #include <set>
@@ -231,6 +231,16 @@ void ModelReader::read_lemma_lexicon(const Json& section,
       if (field.empty()) fail(path + ": an empty string");
     }
     lexicon.push_back({fields[0], fields[1], fields[2], fields[3]});
+  }
+}
+
+// "Kerala NASA ...": usual spellings separated by single spaces, none empty. Their order and
+// casing are not checked (a word's first spelling counts, tagging/lemma_choice.cpp).
+void ModelReader::read_lemma_casing(const Json& section, std::string& spellings) const {
+  spellings = read_string(section, "lemma_casing");
+  if (const std::string problem = model_strings::lemma_casing_problem(spellings);
+      !problem.empty()) {
+    fail("lemma_casing: " + problem);
   }
 }
 

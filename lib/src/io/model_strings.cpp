@@ -85,6 +85,19 @@ std::string word_problem(std::string_view word) {
   return text_problem(word);
 }
 
+std::string lemma_casing_problem(std::string_view spellings) {
+  std::size_t number = 1;
+  for (std::size_t begin = 0; begin <= spellings.size(); ++number) {
+    const std::size_t end = std::min(spellings.find(' ', begin), spellings.size());
+    if (end == begin) {
+      return "spelling " + std::to_string(number) +
+             " is empty (spellings are separated by single spaces)";
+    }
+    begin = end + 1;
+  }
+  return text_problem(spellings);
+}
+
 bool is_one_code_point(std::string_view text) {
   return !text.empty() && valid_sequence_length(text, 0) == text.size();
 }

@@ -13,6 +13,7 @@
 #include "io/base64.hpp"
 #include "io/float16.hpp"
 #include "io/model_file_format.hpp"
+#include "io/model_strings.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/model.hpp"
 #include "sawtag/parameters.hpp"
@@ -242,8 +243,9 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
         calibration.feats_temperature != 1.0f || calibration.lemma_temperature != 1.0f;
     const bool morphology = model.has_feats() || model.has_lemmas();
     // The lowest version that holds the model, so that older readers read what they can.
-    const int version = morphology                 ? kModelVersion
-                        : !model.ensemble.empty()  ? kModelVersionWithoutMorphology
+    const int version = !model.lemma_casing.empty() ? kModelVersion
+                        : morphology                ? kModelVersionWithoutLemmaCasing
+                        : !model.ensemble.empty()   ? kModelVersionWithoutMorphology
                         : config.edge_char_dim > 0 ? kModelVersionWithoutEnsemble
                         : model.tokenizer.character_model || calibrated
                             ? kModelVersionWithoutEdgeChars
@@ -280,6 +282,13 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
         lexicon.push_back({entry.form, entry.upos, entry.xpos, entry.lemma});
       }
       append_section("lemma_lexicon", lexicon, false, out);
+    }
+    if (!model.lemma_casing.empty()) {
+      if (const std::string problem = model_strings::lemma_casing_problem(model.lemma_casing);
+          !problem.empty()) {
+        throw ModelError("cannot save the model: lemma_casing: " + problem);
+      }
+      append_section("lemma_casing", OrderedJson(model.lemma_casing), false, out);
     }
   } catch (const OrderedJson::exception& error) {
     // nlohmann refuses to write invalid UTF-8.

@@ -14,6 +14,7 @@
 #include "infer/windows.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/features.hpp"
+#include "tagging/lemma_choice.hpp"
 #include "tagging/tagger_internals.hpp"
 
 namespace sawtag {
@@ -95,88 +96,6 @@ float class_probability(const float* logits, int count, int chosen, float temper
   return std::exp((logits[chosen] - maximum) * inverse_temperature) / sum;
 }
 
-// The kRulesTried highest logits' indices, highest first (ties: the lower index first).
-constexpr int kRulesTried = 8;
-struct TopClasses {
-  int index[kRulesTried];
-  int count = 0;
-};
-
-TopClasses top_classes(const float* logits, int classes) {
-  TopClasses top;
-  for (int c = 0; c < classes; ++c) {
-    if (top.count == kRulesTried && logits[c] <= logits[top.index[kRulesTried - 1]]) continue;
-    int at = top.count < kRulesTried ? top.count++ : kRulesTried - 1;
-    while (at > 0 && logits[top.index[at - 1]] < logits[c]) {
-      top.index[at] = top.index[at - 1];
-      --at;
-    }
-    top.index[at] = c;
-  }
-  return top;
-}
-
-// The lemma of `form` from the lemma head's logits. Rules are tried from the most likely: the
-// first that applies (a rule cannot strip more than the form has) gives the lemma, unless its
-// lemma is not a word of the model's vocabulary and a rule at least kKnownWordOdds as likely
-// gives one that is ("retiring": "retir" -> "retire"). When none of the first few applies, the
-// form, lower-cased if the most likely rule lower-cases. Returns the chosen rule's index in
-// `rule`, -1 for that fallback.
-// Chosen on EWT dev (f1 model: 0.5 -> 96.68 % lemmas, 0.1 -> 96.77, 0.01 -> 96.86, 0.003 ->
-// 96.82; without the vocabulary, 96.59).
-constexpr float kKnownWordOdds = 0.01f;
-
-std::string choose_lemma(const float* logits, int num_rules, float temperature,
-                         const std::vector<LemmaRule>& rules, const Vocabulary& words,
-                         const std::string& form, int& rule) {
-  const TopClasses candidates = top_classes(logits, num_rules);
-  std::optional<std::string> first_lemma;
-  int first_rule = -1;
-  // log(kKnownWordOdds) in units of logits / temperature.
-  const float lowest_logit_step = temperature * std::log(kKnownWordOdds);
-  for (int k = 0; k < candidates.count; ++k) {
-    const int candidate = candidates.index[k];
-    if (first_lemma && logits[candidate] < logits[first_rule] + lowest_logit_step) break;
-    std::optional<std::string> lemma =
-        apply_lemma_rule(rules[static_cast<std::size_t>(candidate)], form);
-    if (!lemma) continue;
-    // No other rule is likely enough to be preferred: no need to look the lemma up.
-    const bool last_chance = k + 1 == candidates.count ||
-                             logits[candidates.index[k + 1]] <
-                                 logits[first_lemma ? first_rule : candidate] + lowest_logit_step;
-    if (!first_lemma && last_chance) {
-      rule = candidate;
-      return std::move(*lemma);
-    }
-    if (words.find(lower_case(*lemma)) >= 0) {
-      rule = candidate;
-      return std::move(*lemma);
-    }
-    if (!first_lemma) {
-      first_lemma = std::move(lemma);
-      first_rule = candidate;
-    }
-  }
-  if (first_lemma) {
-    rule = first_rule;
-    return std::move(*first_lemma);
-  }
-  rule = -1;
-  const bool lower = candidates.count > 0 &&
-                     rules[static_cast<std::size_t>(candidates.index[0])].casing ==
-                         LemmaRule::Casing::lower;
-  return lower ? lower_case(form) : form;
-}
-
-std::string lexicon_key(const std::string& form, const std::string& upos, const std::string& xpos) {
-  std::string key = form;
-  key += '\0';
-  key += upos;
-  key += '\0';
-  key += xpos;
-  return key;
-}
-
 // The loader validates a model file fully; this cheap check also covers models built in
 // memory, so that a wrong shape is a ModelError instead of an out-of-bounds read while tagging.
 void check_shapes(const Model& model) {
@@ -245,12 +164,7 @@ Tagger::Tagger(std::shared_ptr<const Model> model, TagPrecision precision)
     if (!member) throw ModelError("Tagger: an empty entry in the model's ensemble");
     check_shapes(*member);
   }
-  for (const std::string& rule : model_->lemma_rules.items()) {
-    lemma_rules_.push_back(parse_lemma_rule(rule));
-  }
-  for (const LemmaLexiconEntry& entry : model_->lemma_lexicon) {
-    lemma_lexicon_[lexicon_key(entry.form, entry.upos, entry.xpos)] = entry.lemma;
-  }
+  lemmas_ = std::make_shared<const LemmaChooser>(*model_);
   network_ = std::make_shared<const infer::NetworkEnsemble>(
       *model_, precision == TagPrecision::float32 ? infer::Precision::float32
                                                   : infer::Precision::reduced);
@@ -262,7 +176,9 @@ Tagger::Tagger(std::shared_ptr<const Model> model, TagPrecision precision)
       throw ModelError(name + " has " + std::to_string(test.words.size()) + " words but " +
                        std::to_string(test.upos.size()) + " UPOS tags");
     }
-    const TagResult result = tag(test.words);
+    TagOptions upos_only;
+    upos_only.morphology = false;  // self-tests check UPOS: no lemma or FEATS work at load
+    const TagResult result = tag(test.words, upos_only);
     std::vector<std::string> actual_upos;
     for (const WordTags& word : result.words) actual_upos.push_back(word.upos);
     if (actual_upos != test.upos) {
@@ -284,10 +200,9 @@ namespace {
 class BatchTagger {
  public:
   BatchTagger(const Model& model, const infer::NetworkEnsemble& network,
-              const std::vector<LemmaRule>& lemma_rules,
-              const std::unordered_map<std::string, std::string>& lemma_lexicon,
-              const TagOptions& options, std::vector<TagResult>& results)
-      : model_(model), network_(network), lemma_rules_(lemma_rules), lemma_lexicon_(lemma_lexicon),
+              const LemmaChooser& lemmas, const TagOptions& options,
+              std::vector<TagResult>& results)
+      : model_(model), network_(network), lemmas_(lemmas),
         options_(options), results_(results) {}
 
   void add(const std::vector<std::string>& words, std::size_t sentence) {
@@ -362,12 +277,8 @@ class BatchTagger {
           const int num_rules = model_.config.num_lemma_rules;
           int rule = -1;
           const std::string& form = (*windows_[w].words)[static_cast<std::size_t>(word)];
-          tags.lemma = choose_lemma(morphology, num_rules, calibration.lemma_temperature,
-                                    lemma_rules_, model_.words, form, rule);
-          if (!lemma_lexicon_.empty()) {
-            const auto found = lemma_lexicon_.find(lexicon_key(form, tags.upos, tags.xpos));
-            if (found != lemma_lexicon_.end()) tags.lemma = found->second;
-          }
+          tags.lemma = lemmas_.choose(morphology, calibration.lemma_temperature, form, tags.upos,
+                                      tags.xpos, rule);
           if (options_.morphology_probabilities) {
             tags.lemma_probability =
                 rule < 0 ? 0.0f
@@ -387,8 +298,7 @@ class BatchTagger {
  private:
   const Model& model_;
   const infer::NetworkEnsemble& network_;
-  const std::vector<LemmaRule>& lemma_rules_;
-  const std::unordered_map<std::string, std::string>& lemma_lexicon_;
+  const LemmaChooser& lemmas_;
   const TagOptions& options_;
   std::vector<TagResult>& results_;
   std::vector<infer::WindowPlan> plans_;  // per sentence
@@ -404,7 +314,7 @@ class BatchTagger {
 std::vector<TagResult> Tagger::tag_batch(const std::vector<std::vector<std::string>>& sentences,
                                          const TagOptions& options) const {
   std::vector<TagResult> results(sentences.size());
-  BatchTagger batch(*model_, *network_, lemma_rules_, lemma_lexicon_, options, results);
+  BatchTagger batch(*model_, *network_, *lemmas_, options, results);
   batch.reserve(sentences.size());
   for (std::size_t s = 0; s < sentences.size(); ++s) batch.add(sentences[s], s);
   batch.run();

@@ -1,0 +1,45 @@
+// A word's lemma from the lemma head's logits (Tagger): the most likely rule that applies,
+// preferring lemmas that are words and are written as words usually are, then the lemma
+// lexicon. docs/lemmas-and-features.md, "How they are predicted", says the same for users.
+#pragma once
+
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "sawtag/lemma_rule.hpp"
+#include "sawtag/model.hpp"
+
+namespace sawtag {
+
+class LemmaChooser {
+ public:
+  // Reads Model::lemma_rules, lemma_lexicon and lemma_casing; keeps references to
+  // Model::words and lemma_casing, so `model` must outlive the chooser.
+  explicit LemmaChooser(const Model& model);
+
+  // The lemma of `form`, tagged `upos` and `xpos`, from the lemma head's `logits` (one per
+  // rule) and its calibration `temperature`. `rule` is set to the index of the rule the lemma
+  // head chose, or -1 when none applied (the lemma lexicon may still have given the lemma).
+  std::string choose(const float* logits, float temperature, const std::string& form,
+                     const std::string& upos, const std::string& xpos, int& rule) const;
+
+ private:
+  std::string from_rules(const float* logits, float temperature, const std::string& form,
+                         int& rule) const;
+  bool is_unusual_casing(const std::string& lemma) const;
+
+  const Vocabulary& words_;
+  std::vector<LemmaRule> rules_;                          // Model::lemma_rules, parsed
+  std::unordered_map<std::string, std::string> lexicon_;  // form '\0' UPOS '\0' XPOS -> lemma
+  const std::string& spellings_;                          // Model::lemma_casing
+  // By word of Model::words: 1 + where the word's usual spelling starts in spellings_, or 0.
+  // Made at the first lemma that needs it, so that tagging without lemmas never pays for it.
+  mutable std::once_flag usual_made_;
+  mutable std::vector<std::size_t> usual_;
+};
+
+}  // namespace sawtag

@@ -1,0 +1,200 @@
+// The usual spelling of words (Model::lemma_casing): counted over running text, saved in the
+// model file, and preferred by the lemma choice; `sawtag casing` makes it.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli_fixture.hpp"
+#include "sawtag/error.hpp"
+#include "sawtag/lemma_casing.hpp"
+#include "tagging/lemma_choice.hpp"
+
+namespace sawtag::testing {
+namespace {
+
+Sentence words_of(const std::string& text) {
+  Sentence sentence;
+  std::istringstream in(text);
+  for (std::string form; in >> form;) sentence.words.push_back(Word{form});
+  return sentence;
+}
+
+const Vocabulary kWords({"<unk>", "kerala", "power", "nasa", "the", "is"}, "words");
+
+// The random tiny model with a lemma head of two rules, keep and title-case.
+Model model_with_lemmas() {
+  Model model = make_random_model();
+  model.words = Vocabulary({"<unk>", "i", "saw", "kerala", "."}, "words");
+  model.lemma_rules = Vocabulary({"keep|0||0|", "title|0||0|"}, "lemma rules");
+  sync_vocabulary_sizes(model);
+  model.parameters = zero_parameters(model.config);
+  return model;
+}
+
+}  // namespace
+
+TEST_CASE("The spellings of words are counted outside sentence starts", "[lemma_casing]") {
+  SpellingCounter counter(kWords);
+  counter.add(words_of("Kerala is in India , Kerala is hot"));  // the first Kerala not counted
+  counter.add(words_of("\" Power to Kerala and Kerala , said NASA"));  // nor "Power" after "
+  counter.add(words_of("The power of Kerala and NASA and nasa"));      // "India", "said": no words
+  CHECK(counter.words_counted() == 10);  // Kerala x4, is x2, power, NASA x2, nasa
+  SECTION("a word is listed when it is seen often enough, mostly not in lower case") {
+    LemmaCasingOptions options;
+    options.min_count = 2;
+    options.max_lower_share = 0.5;
+    CHECK(counter.usual_spellings(options) == std::vector<std::string>{"Kerala", "NASA"});
+  }
+  SECTION("too rare") {
+    LemmaCasingOptions options;
+    options.min_count = 4;
+    options.max_lower_share = 0.5;
+    CHECK(counter.usual_spellings(options) == std::vector<std::string>{"Kerala"});
+  }
+  SECTION("too often in lower case") {
+    LemmaCasingOptions options;
+    options.min_count = 1;
+    options.max_lower_share = 0.3;  // "nasa" is a third of its uses
+    CHECK(counter.usual_spellings(options) == std::vector<std::string>{"Kerala"});
+  }
+}
+
+TEST_CASE("Only the vocabulary's words are counted, whatever the text", "[lemma_casing]") {
+  SpellingCounter counter(kWords);
+  std::string many;
+  for (int i = 0; i < 20; ++i) {
+    many += " kERALA" + std::to_string(i) + " KeRaLa" + std::string(i % 3, 'x');
+  }
+  counter.add(words_of("Start" + many + " <UNK> <UNK>"));
+  CHECK(counter.words_counted() == 7);  // KeRaLa 7 times; "<UNK>" is no word
+  LemmaCasingOptions options;
+  options.min_count = 1;
+  CHECK(counter.usual_spellings(options) == std::vector<std::string>{"KeRaLa"});
+}
+
+TEST_CASE("A lemma keeps its word's usual casing when the lemma head gives it a chance",
+          "[lemma_casing]") {
+  Model model = model_with_lemmas();
+  const float keep_a_little_more[] = {1.0f, 0.5f};  // keep "kerala" 1.6 times as likely
+  const float keep_for_sure[] = {1.0f, -6.0f};      // title case 0.1 % as likely
+  int rule = -2;
+  SECTION("without usual spellings, the most likely rule") {
+    const LemmaChooser chooser(model);
+    CHECK(chooser.choose(keep_a_little_more, 1.0f, "kerala", "PROPN", "NNP", rule) == "kerala");
+    CHECK(rule == 0);
+  }
+  model.lemma_casing = "Kerala";
+  const LemmaChooser chooser(model);
+  CHECK(chooser.choose(keep_a_little_more, 1.0f, "kerala", "PROPN", "NNP", rule) == "Kerala");
+  CHECK(rule == 1);
+  CHECK(chooser.choose(keep_for_sure, 1.0f, "kerala", "PROPN", "NNP", rule) == "kerala");
+  CHECK(rule == 0);
+  // Already written as usual: the same lemma either way.
+  CHECK(chooser.choose(keep_a_little_more, 1.0f, "Kerala", "PROPN", "NNP", rule) == "Kerala");
+  CHECK(rule == 0);
+  // Words without a usual spelling are left alone.
+  CHECK(chooser.choose(keep_a_little_more, 1.0f, "saw", "VERB", "VBD", rule) == "saw");
+  SECTION("the lemma lexicon still has the last word") {
+    model.lemma_lexicon = {{"kerala", "PROPN", "NNP", "kerala-lexicon"}};
+    const LemmaChooser with_lexicon(model);
+    CHECK(with_lexicon.choose(keep_a_little_more, 1.0f, "kerala", "PROPN", "NNP", rule) ==
+          "kerala-lexicon");
+  }
+}
+
+TEST_CASE("The usual spellings are saved in the model file, at version 7", "[lemma_casing]") {
+  Model model = model_with_lemmas();
+  const auto version_of = [](const std::string& text) {
+    return nlohmann::json::parse(text).at("version").get<int>();
+  };
+  CHECK(version_of(serialize_model(model)) == kModelVersionWithoutLemmaCasing);
+  model.lemma_casing = "Kerala NASA Ünal";
+  const std::string text = serialize_model(model);
+  CHECK(version_of(text) == kModelVersion);
+  CHECK(text.find("\"lemma_casing\": \"Kerala NASA Ünal\"") != std::string::npos);
+  CHECK(parse_model(text, "m.json").lemma_casing == "Kerala NASA Ünal");
+  const auto with_casing = [&](const std::string& entries) {
+    std::string changed = text;
+    const std::string saved = "\"lemma_casing\": \"Kerala NASA Ünal\"";
+    return changed.replace(changed.find(saved), saved.size(), "\"lemma_casing\": " + entries);
+  };
+  SECTION("a word's first spelling counts, in any order") {
+    const Model loaded = parse_model(with_casing("\"NASA KERALA Kerala\""), "m.json");
+    const LemmaChooser chooser(loaded);
+    const float title_likelier[] = {0.0f, 1.0f};
+    int rule = -2;
+    // "KERALA" is usual, so its title case "Kerala" is the unusual one.
+    CHECK(chooser.choose(title_likelier, 1.0f, "KERALA", "PROPN", "NNP", rule) == "KERALA");
+  }
+  CHECK_THROWS_WITH(parse_model(with_casing("\"Kerala  NASA\""), "m.json"),
+                    Catch::Contains("m.json: lemma_casing: spelling 2 is empty"));
+  CHECK_THROWS_WITH(parse_model(with_casing("\" Kerala\""), "m.json"),
+                    Catch::Contains("lemma_casing: spelling 1 is empty"));
+  CHECK_THROWS_WITH(parse_model(with_casing("\"Kerala \""), "m.json"),
+                    Catch::Contains("lemma_casing: spelling 2 is empty"));
+  CHECK_THROWS_WITH(parse_model(with_casing("\"\""), "m.json"),
+                    Catch::Contains("lemma_casing: spelling 1 is empty"));
+  CHECK_THROWS_WITH(parse_model(with_casing("[\"Kerala\"]"), "m.json"),
+                    Catch::Contains("lemma_casing: expected a string, got array"));
+  CHECK_THROWS_WITH(parse_model(with_casing("\"Ker\\tala\""), "m.json"),
+                    Catch::Contains("lemma_casing") && Catch::Contains("U+0009"));
+  SECTION("more than the parser reads itself (64 KiB)") {
+    model.lemma_casing = "Word10000";
+    for (int i = 10001; i < 22000; ++i) model.lemma_casing += " Word" + std::to_string(i);
+    CHECK(parse_model(serialize_model(model), "m.json").lemma_casing == model.lemma_casing);
+  }
+  SECTION("what the reader would refuse is not written") {
+    model.lemma_casing = "Kerala  NASA";
+    CHECK_THROWS_WITH(serialize_model(model),
+                      Catch::Contains("cannot save the model: lemma_casing: spelling 2 is empty"));
+  }
+  SECTION("only with a lemma head") {
+    Model no_lemmas = make_random_model();
+    std::string plain = serialize_model(no_lemmas);
+    const std::size_t end = plain.rfind(" \"tensors\"");
+    REQUIRE(end != std::string::npos);
+    plain.insert(end, " \"lemma_casing\": \"Kerala\",\n");
+    CHECK_THROWS_WITH(parse_model(plain, "m.json"),
+                      Catch::Contains("lemma_casing: the model has no tag_sets.lemma_rules"));
+  }
+}
+
+TEST_CASE_METHOD(CliFixture, "sawtag casing adds the usual spellings to a model",
+                 "[cli][lemma_casing]") {
+  const std::string lemmas = dir.file("lemmas.json");
+  save_model(model_with_lemmas(), lemmas);
+  const std::string text =
+      dir.write("text.txt", "I saw Kerala. I saw Kerala, and Kerala saw i.\nKerala kerala\n");
+  const std::string out = dir.file("cased.json");
+  SECTION("counted and saved") {
+    const RunResult result =
+        run_sawtag({"casing", "-m", lemmas, "--text", text, "-o", out, "--min-count", "2"});
+    INFO(result.err);
+    REQUIRE(result.exit_code == 0);
+    CHECK_THAT(result.err, Catch::Contains("1 usually written otherwise than in lower case"));
+    CHECK(load_model(out).lemma_casing == "Kerala");
+    const RunResult info = run_sawtag({"info", "-m", out});
+    CHECK_THAT(info.out, Catch::Contains("1 usual spellings"));
+  }
+  SECTION("from stdin") {
+    const RunResult result =
+        run_sawtag({"casing", "-m", lemmas, "--text", "-", "-o", out, "--min-count", "1"},
+                   "He met NASA. NASA met him.\n");
+    REQUIRE(result.exit_code == 0);
+    CHECK(load_model(out).lemma_casing.empty());  // "nasa" is not a word of the model
+  }
+  SECTION("bad input") {
+    const RunResult no_lemma_head = run_sawtag({"casing", "-m", model, "--text", text, "-o", out});
+    CHECK(no_lemma_head.exit_code == 1);
+    CHECK_THAT(no_lemma_head.err, Catch::Contains("has no lemma head"));
+    const RunResult missing =
+        run_sawtag({"casing", "-m", lemmas, "--text", dir.file("none.txt"), "-o", out});
+    CHECK(missing.exit_code == 1);
+    CHECK_THAT(missing.err, Catch::Contains("none.txt"));
+    const RunResult over_input = run_sawtag({"casing", "-m", lemmas, "--text", text, "-o", text});
+    CHECK(over_input.exit_code == 1);
+    CHECK_THAT(over_input.err, Catch::Contains("would overwrite the input"));
+  }
+}
+
+}  // namespace sawtag::testing
