@@ -139,7 +139,11 @@ void run_info_command(const InfoCommandOptions& options) {
         << (model.lemma_casing.empty()
                 ? 0
                 : std::count(model.lemma_casing.begin(), model.lemma_casing.end(), ' ') + 1)
-        << " usual spellings (sawtag casing)\n";
+        << " usual spellings";
+    for (const LemmaDeletion& deletion : model.lemma_deletions) {
+      out << "; " << deletion.upos << " drops '" << deletion.character << "'";
+    }
+    out << "\n";
   }
   out << "tokenizer: " << model.tokenizer.multiword_tokens.size() << " multi-word tokens, "
       << model.tokenizer.abbreviations.size() << " abbreviations\n";

@@ -13,13 +13,13 @@
 #include "attention_command.hpp"
 #include "batch_output.hpp"
 #include "calibrate_command.hpp"
-#include "casing_command.hpp"
 #include "ensemble_command.hpp"
 #include "eval_command.hpp"
 #include "explain_command.hpp"
 #include "finite_numbers.hpp"
 #include "pretrain_command.hpp"
 #include "info_command.hpp"
+#include "lemma_tables_command.hpp"
 #include "output_file.hpp"
 #include "sawtag/cpu_kernels.hpp"
 #include "sawtag/error.hpp"
@@ -87,7 +87,7 @@ int run(int argc, char** argv) {
   sawtag::cli::add_train_tokenizer_command(app, arguments_of_run);
   sawtag::cli::add_eval_command(app);
   sawtag::cli::add_calibrate_command(app);
-  sawtag::cli::add_casing_command(app);
+  sawtag::cli::add_lemma_tables_command(app);
   sawtag::cli::add_ensemble_command(app, arguments_of_run);
   sawtag::cli::add_info_command(app);
   sawtag::cli::add_attention_command(app);

@@ -44,6 +44,13 @@ std::optional<std::string> apply_lemma_rule(const LemmaRule& rule, std::string_v
 // lemma of a word whose predicted rule cannot apply, when that rule lower-cases.
 std::string lower_case(std::string_view form);
 
+// Whether `text` holds a lower-case letter (a code point whose upper case differs from it).
+bool has_lower_case_letter(std::string_view text);
+
+// `text` without any occurrence of `character` (a whole UTF-8 sequence, so no code point is
+// cut): without("12,000", ",") == "12000". Model::lemma_deletions' edit.
+std::string without(std::string_view text, std::string_view character);
+
 // A rule as one line of text, and back: five fields separated by "|": casing ("keep", "lower",
 // "title", "absolute"), prefix_strip, prefix_add, suffix_strip, suffix_add, where the added texts
 // have

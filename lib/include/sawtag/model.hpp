@@ -21,9 +21,10 @@ namespace sawtag {
 inline constexpr const char* kModelFormat = "sawtag-model";
 // 2 added dtype "int8", 3 "calibration" and "learned_tokenizer", 4 config.edge_char_dim,
 // 5 "ensemble", 6 the morphology heads (tag_sets.feats and tag_sets.lemma_rules), 7
-// "lemma_casing".
+// "lemma_casing" and "lemma_deletions".
 inline constexpr int kModelVersion = 7;
-// Written for a model with morphology heads and no Model::lemma_casing.
+// Written for a model with morphology heads and neither Model::lemma_casing nor
+// Model::lemma_deletions.
 inline constexpr int kModelVersionWithoutLemmaCasing = 6;
 // Written for a model without morphology heads that has an ensemble.
 inline constexpr int kModelVersionWithoutMorphology = 5;
@@ -86,6 +87,13 @@ struct LemmaLexiconEntry {
   std::string lemma; // "be"
 };
 
+// A character the training treebank's lemmas drop from every word of a UPOS that holds it
+// ("NUM", ",": "12,000" -> "12000"), learned by `sawtag train` (Model::lemma_deletions).
+struct LemmaDeletion {
+  std::string upos;       // "NUM"
+  std::string character;  // one code point: ","
+};
+
 // A sentence with the tags the model must give it; checked when a Tagger is built.
 struct SelfTest {
   std::vector<std::string> words;
@@ -107,6 +115,10 @@ struct Model {
   // the form nor the form lower-cased, with that lemma ("was" AUX VBD -> "be"). Stored in the
   // file's "lemma_lexicon" section.
   std::vector<LemmaLexiconEntry> lemma_lexicon;
+  // Only with lemma_rules: characters the lemmas of a UPOS drop, which no lemma rule can (a rule
+  // edits the front and the end of a form): a word tagged that UPOS has them deleted from its
+  // lemma, before the lemma lexicon is looked at. Stored in the file's "lemma_deletions".
+  std::vector<LemmaDeletion> lemma_deletions;
   // Only with lemma_rules: how words are usually written in running text, where that is not
   // lower-case, learned from unlabelled text (sawtag/lemma_casing.hpp): spellings separated by
   // single spaces, "Kerala NASA iPhone", sawtag casing writes them in the order of their

@@ -143,6 +143,12 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
 // character a shell would read is single-quoted (--self-test 'I/PRON saw/VERB').
 std::string recorded_command_line(const std::vector<std::string>& arguments_of_run);
 
+// The lemma tables train_model derives from the treebank's (form, UPOS, XPOS, lemma) without
+// training: Model::lemma_lexicon and Model::lemma_deletions, replaced in `model` (which must
+// have a lemma head: InputError otherwise, or when `treebank` has no lemmas). For a model
+// trained before sawtag learned one of them (`sawtag lemma-tables --treebank`).
+void derive_lemma_tables(const std::vector<Sentence>& treebank, Model& model);
+
 // Model with vocabularies and tag sets built from `train` and freshly initialised weights.
 Model initial_model(const std::vector<Sentence>& train, const TrainOptions& options);
 

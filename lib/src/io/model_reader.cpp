@@ -85,6 +85,10 @@ Model ModelReader::read() {
     if (!model.has_lemmas()) fail("lemma_casing: the model has no tag_sets.lemma_rules");
     read_lemma_casing(*casing, model.lemma_casing);
   }
+  if (const Json* deletions = optional_member(current, "lemma_deletions", "")) {
+    if (!model.has_lemmas()) fail("lemma_deletions: the model has no tag_sets.lemma_rules");
+    read_lemma_deletions(*deletions, model);
+  }
   read_tensors(member(current, "tensors", ""), model);
   if (deferred_words_ != nullptr) read_deferred_words(model);
   return model;
@@ -182,7 +186,7 @@ void ModelReader::upgrade(Json& document) const {
   if (version == 3) version = 4;  // 4 only added the optional config.edge_char_dim
   if (version == 4) version = 5;  // 5 only added the optional "ensemble"
   if (version == 5) version = 6;  // 6 only added the optional tag_sets.feats and lemma_rules
-  if (version == 6) version = 7;  // 7 only added the optional "lemma_casing"
+  if (version == 6) version = 7;  // 7 only added the optional "lemma_casing", "lemma_deletions"
   if (version != kModelVersion) {
     fail("internal error: no upgrade from version " + std::to_string(version));
   }

@@ -244,6 +244,28 @@ void ModelReader::read_lemma_casing(const Json& section, std::string& spellings)
   }
 }
 
+// [["NUM", ","], ...]: a UPOS of tag_sets.upos and one code point, each pair once.
+void ModelReader::read_lemma_deletions(const Json& section, Model& model) const {
+  require_type(section, Json::value_t::array, "lemma_deletions");
+  std::set<std::pair<std::string, std::string>> seen;
+  for (std::size_t i = 0; i < section.size(); ++i) {
+    const std::string path = "lemma_deletions[" + std::to_string(i) + "]";
+    const std::vector<std::string> fields = read_strings(section[i], path);
+    if (fields.size() != 2) {
+      fail(path + ": expected [UPOS, character], got " + std::to_string(fields.size()) +
+           " strings");
+    }
+    if (model.upos.find(fields[0]) < 0) {
+      fail(path + ": " + quote(fields[0]) + " is not in tag_sets.upos");
+    }
+    if (!model_strings::is_one_code_point(fields[1])) {
+      fail(path + ": " + quote(fields[1]) + " is not one character (one code point)");
+    }
+    if (!seen.emplace(fields[0], fields[1]).second) fail(path + ": listed twice");
+    model.lemma_deletions.push_back({fields[0], fields[1]});
+  }
+}
+
 void ModelReader::read_self_tests(const Json& section, Model& model) const {
   require_type(section, Json::value_t::array, "self_tests");
   for (std::size_t i = 0; i < section.size(); ++i) {

@@ -243,7 +243,8 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
         calibration.feats_temperature != 1.0f || calibration.lemma_temperature != 1.0f;
     const bool morphology = model.has_feats() || model.has_lemmas();
     // The lowest version that holds the model, so that older readers read what they can.
-    const int version = !model.lemma_casing.empty() ? kModelVersion
+    const bool lemma_tables = !model.lemma_casing.empty() || !model.lemma_deletions.empty();
+    const int version = lemma_tables                ? kModelVersion
                         : morphology                ? kModelVersionWithoutLemmaCasing
                         : !model.ensemble.empty()   ? kModelVersionWithoutMorphology
                         : config.edge_char_dim > 0 ? kModelVersionWithoutEnsemble
@@ -289,6 +290,13 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
         throw ModelError("cannot save the model: lemma_casing: " + problem);
       }
       append_section("lemma_casing", OrderedJson(model.lemma_casing), false, out);
+    }
+    if (!model.lemma_deletions.empty()) {
+      OrderedJson deletions = OrderedJson::array();
+      for (const LemmaDeletion& deletion : model.lemma_deletions) {
+        deletions.push_back({deletion.upos, deletion.character});
+      }
+      append_section("lemma_deletions", deletions, false, out);
     }
   } catch (const OrderedJson::exception& error) {
     // nlohmann refuses to write invalid UTF-8.

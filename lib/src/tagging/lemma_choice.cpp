@@ -54,9 +54,13 @@ std::string lexicon_key(const std::string& form, const std::string& upos, const 
 }  // namespace
 
 LemmaChooser::LemmaChooser(const Model& model)
-    : words_(model.words), spellings_(model.lemma_casing) {
-  for (const std::string& rule : model.lemma_rules.items()) {
-    rules_.push_back(parse_lemma_rule(rule));
+    : words_(model.words), deletions_(model.lemma_deletions), spellings_(model.lemma_casing) {
+  for (const std::string& text : model.lemma_rules.items()) {
+    const LemmaRule rule = parse_lemma_rule(text);
+    adds_lower_case_.push_back(
+        rule.casing == LemmaRule::Casing::keep &&
+        (has_lower_case_letter(rule.prefix_add) || has_lower_case_letter(rule.suffix_add)));
+    rules_.push_back(rule);
   }
   for (const LemmaLexiconEntry& entry : model.lemma_lexicon) {
     lexicon_[lexicon_key(entry.form, entry.upos, entry.xpos)] = entry.lemma;
@@ -67,6 +71,16 @@ std::string LemmaChooser::choose(const float* logits, float temperature, const s
                                  const std::string& upos, const std::string& xpos,
                                  int& rule) const {
   std::string lemma = from_rules(logits, temperature, form, rule);
+  // Lower-case text added to a form written in capitals: "HAS" -> "have", not "HAve".
+  if (rule >= 0 && adds_lower_case_[static_cast<std::size_t>(rule)] &&
+      !has_lower_case_letter(form)) {
+    lemma = lower_case(lemma);
+  }
+  for (const LemmaDeletion& deletion : deletions_) {
+    if (deletion.upos != upos || lemma.find(deletion.character) == std::string::npos) continue;
+    std::string shorter = without(lemma, deletion.character);
+    if (!shorter.empty()) lemma = std::move(shorter);
+  }
   if (!lexicon_.empty()) {
     const auto found = lexicon_.find(lexicon_key(form, upos, xpos));
     if (found != lexicon_.end()) lemma = found->second;

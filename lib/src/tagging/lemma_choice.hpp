@@ -1,6 +1,7 @@
 // A word's lemma from the lemma head's logits (Tagger): the most likely rule that applies,
-// preferring lemmas that are words and are written as words usually are, then the lemma
-// lexicon. docs/lemmas-and-features.md, "How they are predicted", says the same for users.
+// preferring lemmas that are words and are written as words usually are, less the characters
+// its UPOS drops, then the lemma lexicon. docs/lemmas-and-features.md, "How they are predicted",
+// says the same for users.
 #pragma once
 
 #include <mutex>
@@ -17,8 +18,8 @@ namespace sawtag {
 
 class LemmaChooser {
  public:
-  // Reads Model::lemma_rules, lemma_lexicon and lemma_casing; keeps references to
-  // Model::words and lemma_casing, so `model` must outlive the chooser.
+  // Reads Model::lemma_rules and lemma_lexicon; keeps references to Model::words,
+  // lemma_deletions and lemma_casing, so `model` must outlive the chooser.
   explicit LemmaChooser(const Model& model);
 
   // The lemma of `form`, tagged `upos` and `xpos`, from the lemma head's `logits` (one per
@@ -33,8 +34,10 @@ class LemmaChooser {
   bool is_unusual_casing(const std::string& lemma) const;
 
   const Vocabulary& words_;
-  std::vector<LemmaRule> rules_;                          // Model::lemma_rules, parsed
+  std::vector<LemmaRule> rules_;       // Model::lemma_rules, parsed
+  std::vector<bool> adds_lower_case_;  // per rule: keeps the casing, adds lower-case letters
   std::unordered_map<std::string, std::string> lexicon_;  // form '\0' UPOS '\0' XPOS -> lemma
+  const std::vector<LemmaDeletion>& deletions_;           // Model::lemma_deletions
   const std::string& spellings_;                          // Model::lemma_casing
   // By word of Model::words: 1 + where the word's usual spelling starts in spellings_, or 0.
   // Made at the first lemma that needs it, so that tagging without lemmas never pays for it.

@@ -229,6 +229,26 @@ std::string lower_case(std::string_view form) {
   return utf8(lower, 0, lower.size());
 }
 
+bool has_lower_case_letter(std::string_view text) {
+  for (const text::CodePoint& code_point : text::decode_utf8(text)) {
+    const auto value = static_cast<utf8proc_int32_t>(code_point.value);
+    if (utf8proc_toupper(value) != value) return true;
+  }
+  return false;
+}
+
+std::string without(std::string_view text, std::string_view character) {
+  if (character.empty()) return std::string(text);
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t next = std::min(text.find(character, at), text.size());
+    out.append(text, at, next - at);
+    at = next == text.size() ? next : next + character.size();
+  }
+  return out;
+}
+
 std::string to_string(const LemmaRule& rule) {
   return std::string(casing_name(rule.casing)) + '|' + std::to_string(rule.prefix_strip) + '|' +
          escaped(rule.prefix_add) + '|' + std::to_string(rule.suffix_strip) + '|' +

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
 
 #include "sawtag/lemma_rule.hpp"
+#include "text/utf8.hpp"
 #include "train/vocabulary_builder.hpp"
 
 namespace sawtag::train {
@@ -102,6 +104,37 @@ std::vector<LemmaLexiconEntry> lemma_lexicon(const std::vector<Sentence>& treeba
     entries.push_back({form, upos, xpos, best->first});
   }
   return entries;
+}
+
+std::vector<LemmaDeletion> lemma_deletions(const std::vector<Sentence>& treebank) {
+  struct Counts {
+    int holding = 0;  // words of the UPOS holding the character and something else
+    int deleted = 0;  // of which the lemma is the form without the character
+  };
+  std::map<std::pair<std::string, std::string>, Counts> counts;  // (UPOS, character)
+  for (const Sentence& sentence : treebank) {
+    for (const Word& word : sentence.words) {
+      if (word.lemma == "_" || word.form.empty()) continue;
+      std::set<std::string> characters;
+      for (const text::CodePoint& code_point : text::decode_utf8(word.form)) {
+        characters.insert(word.form.substr(code_point.begin, code_point.end - code_point.begin));
+      }
+      for (const std::string& character : characters) {
+        if (character == word.form) continue;
+        Counts& entry = counts[{word.upos, character}];
+        ++entry.holding;
+        entry.deleted += word.lemma == without(word.form, character);
+      }
+    }
+  }
+  std::vector<LemmaDeletion> deletions;
+  for (const auto& [key, entry] : counts) {
+    if (entry.deleted >= kMinLemmaDeletions &&
+        entry.deleted >= kLemmaDeletionShare * static_cast<double>(entry.holding)) {
+      deletions.push_back({key.first, key.second});
+    }
+  }
+  return deletions;
 }
 
 std::vector<int> feats_targets(const Model& model, const Sentence& sentence) {

@@ -32,6 +32,14 @@ Vocabulary lemma_rule_classes(const std::vector<Sentence>& treebank, int min_cou
 // lower-cased (those the rules give easily); sorted.
 std::vector<LemmaLexiconEntry> lemma_lexicon(const std::vector<Sentence>& treebank);
 
+// Model::lemma_deletions from the treebank: each (UPOS, character) where at least
+// kMinLemmaDeletions words of that UPOS hold the character (and something else), and at least
+// kLemmaDeletionShare of them have a lemma that is the form without it ("12,000" -> "12000");
+// sorted.
+inline constexpr int kMinLemmaDeletions = 10;
+inline constexpr double kLemmaDeletionShare = 0.95;
+std::vector<LemmaDeletion> lemma_deletions(const std::vector<Sentence>& treebank);
+
 // Per word of `sentence`: the index of its FEATS string / lemma rule in `model`'s classes, -1
 // when unknown or without gold (ignored by the loss). Empty when the model lacks the head.
 std::vector<int> feats_targets(const Model& model, const Sentence& sentence);

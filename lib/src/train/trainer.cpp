@@ -85,9 +85,20 @@ void add_morphology_classes(const std::vector<Sentence>& train, const TrainOptio
   }
   if (train::has_lemma_column(train)) {
     model.lemma_rules = train::lemma_rule_classes(train, options.min_lemma_rule_count);
-    model.lemma_lexicon = train::lemma_lexicon(train);
+    derive_lemma_tables(train, model);
   }
 }
+
+}  // namespace
+
+void derive_lemma_tables(const std::vector<Sentence>& treebank, Model& model) {
+  if (!model.has_lemmas()) throw InputError("the model has no lemma head");
+  if (!train::has_lemma_column(treebank)) throw InputError("the treebank has no lemmas");
+  model.lemma_lexicon = train::lemma_lexicon(treebank);
+  model.lemma_deletions = train::lemma_deletions(treebank);
+}
+
+namespace {
 
 // --base: the base model with fresh morphology heads; every other tensor as it was.
 Model model_with_new_heads(const std::vector<Sentence>& train, const TrainOptions& options) {

@@ -1,5 +1,7 @@
-// The usual spelling of words (Model::lemma_casing): counted over running text, saved in the
-// model file, and preferred by the lemma choice; `sawtag casing` makes it.
+// The lemma tables that need no training: the usual spelling of words (Model::lemma_casing),
+// counted over running text, and the characters a UPOS drops (Model::lemma_deletions), learned
+// from a treebank; saved in the model file, used by the lemma choice, made by
+// `sawtag lemma-tables`.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -7,7 +9,10 @@
 #include "cli_fixture.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/lemma_casing.hpp"
+#include "sawtag/training.hpp"
 #include "tagging/lemma_choice.hpp"
+#include "tiny_training.hpp"
+#include "train/morphology_targets.hpp"
 
 namespace sawtag::testing {
 namespace {
@@ -159,7 +164,7 @@ TEST_CASE("The usual spellings are saved in the model file, at version 7", "[lem
   }
 }
 
-TEST_CASE_METHOD(CliFixture, "sawtag casing adds the usual spellings to a model",
+TEST_CASE_METHOD(CliFixture, "sawtag lemma-tables adds the usual spellings to a model",
                  "[cli][lemma_casing]") {
   const std::string lemmas = dir.file("lemmas.json");
   save_model(model_with_lemmas(), lemmas);
@@ -168,7 +173,7 @@ TEST_CASE_METHOD(CliFixture, "sawtag casing adds the usual spellings to a model"
   const std::string out = dir.file("cased.json");
   SECTION("counted and saved") {
     const RunResult result =
-        run_sawtag({"casing", "-m", lemmas, "--text", text, "-o", out, "--min-count", "2"});
+        run_sawtag({"lemma-tables", "-m", lemmas, "--text", text, "-o", out, "--min-count", "2"});
     INFO(result.err);
     REQUIRE(result.exit_code == 0);
     CHECK_THAT(result.err, Catch::Contains("1 usually written otherwise than in lower case"));
@@ -178,23 +183,122 @@ TEST_CASE_METHOD(CliFixture, "sawtag casing adds the usual spellings to a model"
   }
   SECTION("from stdin") {
     const RunResult result =
-        run_sawtag({"casing", "-m", lemmas, "--text", "-", "-o", out, "--min-count", "1"},
+        run_sawtag({"lemma-tables", "-m", lemmas, "--text", "-", "-o", out, "--min-count", "1"},
                    "He met NASA. NASA met him.\n");
     REQUIRE(result.exit_code == 0);
     CHECK(load_model(out).lemma_casing.empty());  // "nasa" is not a word of the model
   }
   SECTION("bad input") {
-    const RunResult no_lemma_head = run_sawtag({"casing", "-m", model, "--text", text, "-o", out});
+    const RunResult no_lemma_head =
+        run_sawtag({"lemma-tables", "-m", model, "--text", text, "-o", out});
     CHECK(no_lemma_head.exit_code == 1);
     CHECK_THAT(no_lemma_head.err, Catch::Contains("has no lemma head"));
     const RunResult missing =
-        run_sawtag({"casing", "-m", lemmas, "--text", dir.file("none.txt"), "-o", out});
+        run_sawtag({"lemma-tables", "-m", lemmas, "--text", dir.file("none.txt"), "-o", out});
     CHECK(missing.exit_code == 1);
     CHECK_THAT(missing.err, Catch::Contains("none.txt"));
-    const RunResult over_input = run_sawtag({"casing", "-m", lemmas, "--text", text, "-o", text});
+    const RunResult over_input =
+        run_sawtag({"lemma-tables", "-m", lemmas, "--text", text, "-o", text});
     CHECK(over_input.exit_code == 1);
     CHECK_THAT(over_input.err, Catch::Contains("would overwrite the input"));
+    const RunResult nothing_to_do = run_sawtag({"lemma-tables", "-m", lemmas, "-o", out});
+    CHECK(nothing_to_do.exit_code == 2);
+    CHECK_THAT(nothing_to_do.err, Catch::Contains("give --treebank, --text or both"));
   }
+}
+
+TEST_CASE("without() deletes a character everywhere, whole code points only", "[lemma_tables]") {
+  CHECK(without("12,000,000", ",") == "12000000");
+  CHECK(without("ünal", "ü") == "nal");
+  CHECK(without("a\xC3\xBC", "\xC3") == "a\xBC");  // bytes, as given: callers pass a code point
+  CHECK(without("abc", "") == "abc");
+}
+
+TEST_CASE("A character a UPOS's lemmas drop is learned from the treebank", "[lemma_tables]") {
+  std::vector<Sentence> treebank;
+  const auto add = [&](int times, const std::string& line) {
+    for (int i = 0; i < times; ++i) treebank.push_back(gold_with_morphology(line));
+  };
+  add(10, "12;000/NUM/CD/12000/_ zork/NOUN/NN/zork/_");
+  add(1, "3;5/NUM/CD/3;5/_");  // 10 of 11: 91 %, below 95 %
+  SECTION("not when too many keep it") { CHECK(train::lemma_deletions(treebank).empty()); }
+  SECTION("when at least 95 % of at least 10 words drop it") {
+    add(10, "7;1/NUM/CD/71/_");
+    const std::vector<LemmaDeletion> learned = train::lemma_deletions(treebank);
+    REQUIRE(learned.size() == 1);
+    CHECK(learned[0].upos == "NUM");
+    CHECK(learned[0].character == ";");
+  }
+  SECTION("not from a word that is the character alone") {
+    add(30, ";/PUNCT/:/;/_");
+    CHECK(train::lemma_deletions(treebank).empty());
+  }
+}
+
+TEST_CASE("A word of a UPOS that drops a character has it deleted from its lemma",
+          "[lemma_tables]") {
+  Model model = model_with_lemmas();
+  model.lemma_deletions = {{"NUM", ","}};
+  const LemmaChooser chooser(model);
+  const float keep[] = {1.0f, -9.0f};
+  int rule = -2;
+  CHECK(chooser.choose(keep, 1.0f, "12,000", "NUM", "CD", rule) == "12000");
+  CHECK(rule == 0);
+  CHECK(chooser.choose(keep, 1.0f, "12,000", "PROPN", "NNP", rule) == "12,000");
+  CHECK(chooser.choose(keep, 1.0f, ",", "NUM", "CD", rule) == ",");  // never an empty lemma
+}
+
+TEST_CASE("The characters a UPOS drops are saved in the model file", "[lemma_tables]") {
+  Model model = model_with_lemmas();
+  model.lemma_deletions = {{"NUM", ","}, {"NUM", "ü"}};
+  const std::string text = serialize_model(model);
+  CHECK(nlohmann::json::parse(text).at("version").get<int>() == kModelVersion);
+  const Model loaded = parse_model(text, "m.json");
+  REQUIRE(loaded.lemma_deletions.size() == 2);
+  CHECK(loaded.lemma_deletions[1].character == "ü");
+  const std::string saved = "\"lemma_deletions\": [[\"NUM\",\",\"],[\"NUM\",\"ü\"]]";
+  REQUIRE(text.find(saved) != std::string::npos);
+  const auto with_deletions = [&](const std::string& entries) {
+    std::string changed = text;
+    return changed.replace(changed.find(saved), saved.size(), "\"lemma_deletions\": " + entries);
+  };
+  CHECK_THROWS_WITH(
+      parse_model(with_deletions("[[\"NUMBER\",\",\"]]"), "m.json"),
+      Catch::Contains("m.json: lemma_deletions[0]: 'NUMBER' is not in tag_sets.upos"));
+  CHECK_THROWS_WITH(parse_model(with_deletions("[[\"NUM\",\",,\"]]"), "m.json"),
+                    Catch::Contains("lemma_deletions[0]: ',,' is not one character"));
+  CHECK_THROWS_WITH(parse_model(with_deletions("[[\"NUM\",\",\"],[\"NUM\",\",\"]]"), "m.json"),
+                    Catch::Contains("lemma_deletions[1]: listed twice"));
+  CHECK_THROWS_WITH(parse_model(with_deletions("[[\"NUM\"]]"), "m.json"),
+                    Catch::Contains("lemma_deletions[0]: expected [UPOS, character]"));
+}
+
+TEST_CASE_METHOD(CliFixture,
+                 "sawtag lemma-tables derives the lexicon and deletions from a treebank",
+                 "[cli][lemma_tables]") {
+  const std::string lemmas = dir.file("lemmas.json");
+  save_model(model_with_lemmas(), lemmas);
+  std::string conllu;
+  for (int i = 0; i < 12; ++i) {
+    conllu += "1\t" + std::to_string(i + 1) + ",000\t" + std::to_string(i + 1) +
+              "000\tNUM\tCD\t_\t0\troot\t_\t_\n2\twas\tbe\tAUX\tVBD\t_\t1\tcop\t_\t_\n\n";
+  }
+  const std::string treebank = dir.write("train.conllu", conllu);
+  const std::string out = dir.file("tables.json");
+  const RunResult result =
+      run_sawtag({"lemma-tables", "-m", lemmas, "--treebank", treebank, "-o", out});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  const Model model = load_model(out);
+  REQUIRE(model.lemma_deletions.size() == 1);
+  CHECK(model.lemma_deletions[0].character == ",");
+  CHECK(model.lemma_lexicon.size() == 13);  // "was" AUX VBD -> "be", and the twelve numbers
+  CHECK_THAT(run_sawtag({"info", "-m", out}).out, Catch::Contains("; NUM drops ','"));
+  const RunResult no_lemmas =
+      run_sawtag({"lemma-tables", "-m", lemmas, "--treebank",
+                  dir.write("bare.conllu", "1\tx\t_\tX\tX\t_\t0\troot\t_\t_\n\n"), "-o", out});
+  CHECK(no_lemmas.exit_code == 1);
+  CHECK_THAT(no_lemmas.err, Catch::Contains("the treebank has no lemmas"));
 }
 
 }  // namespace sawtag::testing
