@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 
 namespace sawtag {
@@ -42,15 +43,6 @@ constexpr float kKnownWordOdds = 0.01f;
 // the casing: 97.38 % lemmas; 0.01 -> 97.44, 0.03 -> 97.45, 0.1 -> 97.42, 0.3 -> 97.42).
 constexpr float kUnusualCasingOdds = 0.03f;
 
-std::string lexicon_key(const std::string& form, const std::string& upos, const std::string& xpos) {
-  std::string key = form;
-  key += '\0';
-  key += upos;
-  key += '\0';
-  key += xpos;
-  return key;
-}
-
 }  // namespace
 
 LemmaChooser::LemmaChooser(const Model& model)
@@ -62,9 +54,17 @@ LemmaChooser::LemmaChooser(const Model& model)
         (has_lower_case_letter(rule.prefix_add) || has_lower_case_letter(rule.suffix_add)));
     rules_.push_back(rule);
   }
+  std::unordered_map<std::string, std::size_t> form_index;
+  std::vector<std::string> forms;
   for (const LemmaLexiconEntry& entry : model.lemma_lexicon) {
-    lexicon_[lexicon_key(entry.form, entry.upos, entry.xpos)] = entry.lemma;
+    const auto [found, added] = form_index.emplace(entry.form, forms.size());
+    if (added) {
+      forms.push_back(entry.form);
+      lexicon_entries_.emplace_back();
+    }
+    lexicon_entries_[found->second].push_back(&entry);
   }
+  lexicon_forms_ = Vocabulary(std::move(forms), "lemma lexicon forms");
 }
 
 std::string LemmaChooser::choose(const float* logits, float temperature, const std::string& form,
@@ -81,9 +81,11 @@ std::string LemmaChooser::choose(const float* logits, float temperature, const s
     std::string shorter = without(lemma, deletion.character);
     if (!shorter.empty()) lemma = std::move(shorter);
   }
-  if (!lexicon_.empty()) {
-    const auto found = lexicon_.find(lexicon_key(form, upos, xpos));
-    if (found != lexicon_.end()) lemma = found->second;
+  if (const int found = lexicon_forms_.find(form); found >= 0) {
+    // The last entry of the (form, UPOS, XPOS) counts, should a file list one twice.
+    for (const LemmaLexiconEntry* entry : lexicon_entries_[static_cast<std::size_t>(found)]) {
+      if (entry->upos == upos && entry->xpos == xpos) lemma = entry->lemma;
+    }
   }
   return lemma;
 }
@@ -129,28 +131,37 @@ std::string LemmaChooser::from_rules(const float* logits, float temperature,
     int rule = -1;
     std::string lemma;
   };
-  Candidate candidates[kRulesTried];  // by score, highest first (ties: the more likely rule)
+  Candidate candidates[kRulesTried];
   int count = 0;
+  // The rules that apply, in the order of their logits, down to the lowest a penalty for the
+  // casing and the known-word odds could still bring within reach of the best.
+  const float reach = known_word_step + (spellings_.empty() ? 0.0f : casing_step);
   for (int k = 0; k < top.count; ++k) {
     const int index = top.index[k];
-    // Scores are at most logits: no rule from here on can come within reach of the best.
-    if (count > 0 && logits[index] < candidates[0].score + known_word_step) break;
+    if (count > 0 && logits[index] < candidates[0].score + reach) break;
     std::optional<std::string> lemma =
         apply_lemma_rule(rules_[static_cast<std::size_t>(index)], form);
-    if (!lemma) continue;
-    // The most likely lemma, and no other rule likely enough to matter, whatever the casing
-    // (most words): no need to look anything up.
-    if (count == 0 && (k + 1 == top.count ||
-                       logits[top.index[k + 1]] < logits[index] + known_word_step + casing_step)) {
-      rule = index;
-      return std::move(*lemma);
+    if (lemma) candidates[count++] = {logits[index], index, std::move(*lemma)};
+  }
+  // Most words: one lemma whatever the scores, and nothing to look up.
+  bool one_lemma = true;
+  for (int i = 1; i < count && one_lemma; ++i) {
+    one_lemma = candidates[i].lemma == candidates[0].lemma;
+  }
+  if (count > 0 && one_lemma) {
+    rule = candidates[0].rule;
+    return std::move(candidates[0].lemma);
+  }
+  if (!spellings_.empty()) {
+    for (int i = 0; i < count; ++i) {
+      if (is_unusual_casing(candidates[i].lemma)) candidates[i].score += casing_step;
     }
-    const float score = logits[index] + (is_unusual_casing(*lemma) ? casing_step : 0.0f);
-    int at = count++;
-    for (; at > 0 && candidates[at - 1].score < score; --at) {
-      candidates[at] = std::move(candidates[at - 1]);
+    // By score, highest first (ties: the more likely rule); at most kRulesTried of them.
+    for (int i = 1; i < count; ++i) {
+      for (int at = i; at > 0 && candidates[at - 1].score < candidates[at].score; --at) {
+        std::swap(candidates[at - 1], candidates[at]);
+      }
     }
-    candidates[at] = {score, index, std::move(*lemma)};
   }
   if (count == 0) {
     rule = -1;

@@ -7,7 +7,6 @@
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -36,9 +35,12 @@ class LemmaChooser {
   const Vocabulary& words_;
   std::vector<LemmaRule> rules_;       // Model::lemma_rules, parsed
   std::vector<bool> adds_lower_case_;  // per rule: keeps the casing, adds lower-case letters
-  std::unordered_map<std::string, std::string> lexicon_;  // form '\0' UPOS '\0' XPOS -> lemma
-  const std::vector<LemmaDeletion>& deletions_;           // Model::lemma_deletions
-  const std::string& spellings_;                          // Model::lemma_casing
+  // Model::lemma_lexicon by form: the forms (found without allocating), and per form its
+  // entries (a few UPOS and XPOS).
+  Vocabulary lexicon_forms_;
+  std::vector<std::vector<const LemmaLexiconEntry*>> lexicon_entries_;
+  const std::vector<LemmaDeletion>& deletions_;  // Model::lemma_deletions
+  const std::string& spellings_;                 // Model::lemma_casing
   // By word of Model::words: 1 + where the word's usual spelling starts in spellings_, or 0.
   // Made at the first lemma that needs it, so that tagging without lemmas never pays for it.
   mutable std::once_flag usual_made_;
