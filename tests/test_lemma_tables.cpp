@@ -107,6 +107,28 @@ TEST_CASE("A lemma keeps its word's usual casing when the lemma head gives it a 
   }
 }
 
+TEST_CASE("A word of the vocabulary gets a lemma that is one, if a likely enough rule gives it",
+          "[lemma_choice]") {
+  Model model = model_with_lemmas();
+  model.words = Vocabulary({"<unk>", "expresses", "express", "impress"}, "words");
+  model.lemma_rules = Vocabulary({"keep|0||1|", "keep|0||2|"}, "lemma rules");
+  sync_vocabulary_sizes(model);
+  model.parameters = zero_parameters(model.config);
+  const LemmaChooser chooser(model);
+  const float unlikely[] = {0.0f, -5.0f};       // strip two letters: 0.7 % as likely
+  const float too_unlikely[] = {0.0f, -10.0f};  // 0.005 %
+  int rule = -2;
+  CHECK(chooser.choose(unlikely, 1.0f, "expresses", "VERB", "VBZ", rule) == "express");
+  CHECK(rule == 1);
+  CHECK(chooser.choose(too_unlikely, 1.0f, "expresses", "VERB", "VBZ", rule) == "expresse");
+  CHECK(rule == 0);
+  // The temperature scales the odds: the same logits at T = 2 are within reach.
+  CHECK(chooser.choose(too_unlikely, 2.0f, "expresses", "VERB", "VBZ", rule) == "express");
+  // Only a word of the vocabulary: "impresses" is not, so its most likely rule stands.
+  CHECK(chooser.choose(unlikely, 1.0f, "impresses", "VERB", "VBZ", rule) == "impresse");
+  CHECK(rule == 0);
+}
+
 TEST_CASE("The usual spellings are saved in the model file, at version 7", "[lemma_casing]") {
   Model model = model_with_lemmas();
   const auto version_of = [](const std::string& text) {

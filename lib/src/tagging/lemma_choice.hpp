@@ -30,6 +30,10 @@ class LemmaChooser {
  private:
   std::string from_rules(const float* logits, float temperature, const std::string& form,
                          int& rule) const;
+  // `lemma`, unless it is not a word of the vocabulary and `form` is: then the most likely
+  // lemma of the first rules that is one, if any is likely enough (and `rule` is set to it).
+  std::string known_word_if_known_form(const float* logits, float temperature,
+                                       const std::string& form, std::string lemma, int& rule) const;
   bool is_unusual_casing(const std::string& lemma) const;
 
   const Vocabulary& words_;
