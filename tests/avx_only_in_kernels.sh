@@ -8,7 +8,7 @@
 set -euo pipefail
 binary=$1
 command -v objdump > /dev/null || { echo "skipped: objdump not found"; exit 77; }
-kernel_functions='sawtag::infer::\(anonymous namespace\)::(multiply_tile|multiply_pass|linear_float32|layer_norm|gelu|attention_weights|head_scores|weighted_values|linear_bfloat16|bfloat16_tile|to_bfloat16_rows|linear_int8|int8_tile|quantize_rows|exp_clamped|erf_rational|configure_this_thread)\(|sawtag::decode_avx2::|sawtag::nn::\(anonymous namespace\)::(multiply|add_transposed_times|times_transposed)\(|sawtag_eigen_(avx2|avx512)::'
+kernel_functions='sawtag::infer::\(anonymous namespace\)::(multiply_tile|multiply_pass|linear_float32|layer_norm|gelu|attention_weights|head_scores|weighted_values|linear_bfloat16|bfloat16_tile|to_bfloat16_rows|linear_int8|int8_tile|quantize_rows|first_lanes|exp_clamped|erf_rational|configure_this_thread)\(|sawtag::decode_avx2::|sawtag::nn::\(anonymous namespace\)::(multiply|add_transposed_times|times_transposed)\(|sawtag_eigen_(avx2|avx512)::'
 found=$(objdump -d --no-show-raw-insn -C "$binary" |
   awk '/^[0-9a-f]+ <.*>:$/ {f = $0} $2 ~ /^v[a-z]/ && $2 != "verw" && !(f in s) {s[f] = 1; print f}' |
   grep -Ev "$kernel_functions" || true)

@@ -1,7 +1,9 @@
 // The CPU-level kernels (lib/src/infer/kernels.hpp): every level this machine has, against
 // float32 references computed in double; choosing a level; refusing one the CPU lacks.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <random>
@@ -25,12 +27,69 @@ std::vector<float> random_values(std::mt19937& rng, std::size_t count) {
   return values;
 }
 
+constexpr CpuLevel kAllLevels[] = {CpuLevel::baseline, CpuLevel::avx2,       CpuLevel::avxvnni,
+                                   CpuLevel::avx512,   CpuLevel::avx512vnni, CpuLevel::avx512bf16,
+                                   CpuLevel::amx};
+
+bool supports(CpuLevel level) {
+  const std::vector<CpuLevel> supported = infer::supported_cpu_levels();
+  return std::find(supported.begin(), supported.end(), level) != supported.end();
+}
+
 // The first level this CPU lacks, or none (returns false) on a CPU that has them all.
 bool missing_level(CpuLevel& level) {
-  const CpuLevel highest = infer::supported_cpu_levels().back();
-  if (highest == CpuLevel::amx) return false;
-  level = static_cast<CpuLevel>(static_cast<int>(highest) + 1);
-  return true;
+  for (const CpuLevel candidate : kAllLevels) {
+    if (supports(candidate)) continue;
+    level = candidate;
+    return true;
+  }
+  return false;
+}
+
+// What linear_int8 computes, one multiply-add at a time: x rows quantized to int8 by 127 / the
+// row's largest |value| (nearest even), summed exactly with pack_int8's weights, scaled back
+// with one fused multiply-add. The kernels follow these steps, so they must give these bits.
+std::vector<float> int8_reference(const std::vector<float>& x, int rows, int in,
+                                  const infer::PackedInt8& weights, const std::vector<float>& bias,
+                                  int stride) {
+  std::vector<float> y(static_cast<std::size_t>(rows) * stride);
+  for (int r = 0; r < rows; ++r) {
+    const float* row = x.data() + static_cast<std::size_t>(r) * in;
+    float most = 0.0f;
+    bool unordered = false;
+    for (int k = 0; k < in; ++k) {
+      most = std::max(most, std::abs(row[k]));
+      unordered = unordered || std::isnan(row[k]);
+    }
+    if (unordered) {  // a NaN in the row: all its outputs NaN
+      std::fill_n(y.begin() + static_cast<long>(r) * stride, stride,
+                  std::numeric_limits<float>::quiet_NaN());
+      continue;
+    }
+    const float row_scale = most / 127.0f;
+    const float inverse = most > 0.0f ? 127.0f / most : 0.0f;
+    for (int c = 0; c < stride; ++c) {
+      std::int64_t sum = 0;
+      for (int k = 0; k < in; ++k) {
+        const auto q_x = static_cast<std::int64_t>(std::nearbyint(row[k] * inverse));
+        const std::uint32_t quad = weights.quads[static_cast<std::size_t>(k / 4) * stride + c];
+        sum += q_x * static_cast<std::int8_t>(quad >> (8 * (k % 4)));
+      }
+      const float scale = row_scale * weights.scales[static_cast<std::size_t>(c)];
+      y[static_cast<std::size_t>(r) * stride + c] =
+          std::fma(static_cast<float>(sum), scale, bias[static_cast<std::size_t>(c)]);
+    }
+  }
+  return y;
+}
+
+LinearParameters random_linear(std::mt19937& rng, int in, int out) {
+  LinearParameters linear{Tensor({in, out}), Tensor({out})};
+  for (Tensor* tensor : {&linear.weight, &linear.bias}) {
+    const std::vector<float> values = random_values(rng, tensor->data.size());
+    tensor->data.assign(values.begin(), values.end());
+  }
+  return linear;
 }
 
 }  // namespace
@@ -48,6 +107,52 @@ TEST_CASE("cpu levels: baseline always, ordered, and SAWTAG_CPU names one of the
   CHECK_THROWS_WITH(infer::choose_cpu_level("amx", {CpuLevel::baseline, CpuLevel::avx2}),
                     Catch::Contains("SAWTAG_CPU=amx: this CPU cannot run it (it can run: "
                                     "baseline, avx2)"));
+}
+
+TEST_CASE("cpu levels: a level is supported when the CPU has its extensions, not by rank",
+          "[kernels]") {
+  using Levels = std::vector<CpuLevel>;
+  infer::CpuFeatures none;
+  CHECK(infer::levels_supported_by(none) == Levels{CpuLevel::baseline});
+  infer::CpuFeatures alder_lake;  // AVX-VNNI, no AVX-512
+  alder_lake.avx2 = alder_lake.avx_vnni = true;
+  const Levels hybrid = infer::levels_supported_by(alder_lake);
+  CHECK(hybrid == Levels{CpuLevel::baseline, CpuLevel::avx2, CpuLevel::avxvnni});
+  infer::CpuFeatures zen4;  // AVX-512 with VNNI and BF16, no AVX-VNNI
+  zen4.avx2 = zen4.avx512 = zen4.avx512_vnni = zen4.avx512_bf16 = true;
+  CHECK(infer::levels_supported_by(zen4) == Levels{CpuLevel::baseline, CpuLevel::avx2,
+                                                   CpuLevel::avx512, CpuLevel::avx512vnni,
+                                                   CpuLevel::avx512bf16});
+  infer::CpuFeatures cascade_lake = zen4;
+  cascade_lake.avx512_bf16 = false;
+  CHECK(infer::levels_supported_by(cascade_lake) ==
+        Levels{CpuLevel::baseline, CpuLevel::avx2, CpuLevel::avx512, CpuLevel::avx512vnni});
+  infer::CpuFeatures zen5 = zen4;
+  zen5.avx_vnni = true;
+  CHECK(infer::levels_supported_by(zen5) == Levels{CpuLevel::baseline, CpuLevel::avx2,
+                                                   CpuLevel::avxvnni, CpuLevel::avx512,
+                                                   CpuLevel::avx512vnni, CpuLevel::avx512bf16});
+  infer::CpuFeatures sapphire_rapids = zen5;
+  sapphire_rapids.amx = true;
+  CHECK(infer::levels_supported_by(sapphire_rapids) ==
+        Levels(std::begin(kAllLevels), std::end(kAllLevels)));
+  // Without the ymm registers saved (avx2 false) no AVX level runs, AVX-VNNI or not.
+  infer::CpuFeatures vnni_only;
+  vnni_only.avx_vnni = true;
+  CHECK(infer::levels_supported_by(vnni_only) == Levels{CpuLevel::baseline});
+
+  // Without SAWTAG_CPU the last is taken; a level beside the CPU's is refused, not run.
+  CHECK(infer::choose_cpu_level("", hybrid) == CpuLevel::avxvnni);
+  CHECK_THROWS_WITH(infer::choose_cpu_level("avx512", hybrid),
+                    Catch::Contains("SAWTAG_CPU=avx512: this CPU cannot run it (it can run: "
+                                    "baseline, avx2, avxvnni)"));
+  CHECK_THROWS_WITH(infer::choose_cpu_level("avxvnni", infer::levels_supported_by(zen4)),
+                    Catch::Contains("SAWTAG_CPU=avxvnni: this CPU cannot run it"));
+  CHECK_THROWS_WITH(infer::choose_cpu_level("vnni", hybrid),
+                    Catch::Contains("unknown level (known: baseline, avx2, avxvnni, avx512, "
+                                    "avx512vnni, avx512bf16, amx; this CPU: baseline, avx2, "
+                                    "avxvnni)"));
+  CHECK(infer::supported_cpu_levels() == infer::levels_supported_by(infer::cpu_features()));
 }
 
 TEST_CASE("a level this CPU lacks is refused, never run", "[kernels]") {
@@ -122,6 +227,74 @@ TEST_CASE("every level's linear kernels equal x W + b, the same bits for any row
       }
     }
   }
+}
+
+TEST_CASE("avxvnni: int8 products give the reference's bits (and avx512vnni's), float32 avx2's",
+          "[kernels][avxvnni]") {
+  if (!supports(CpuLevel::avxvnni)) {
+    WARN("skipped: this CPU has no AVX-VNNI (or lacks AVX2): " << infer::cpu_model());
+    return;
+  }
+  const infer::Kernels avxvnni = infer::kernels_for(CpuLevel::avxvnni);
+  REQUIRE(avxvnni.code.linear_int8 != nullptr);
+  const bool compare_avx512vnni = supports(CpuLevel::avx512vnni);
+  if (!compare_avx512vnni) WARN("avx512vnni not compared: this CPU has no AVX512_VNNI");
+  std::mt19937 rng(29);
+  // in: less than a quad, not a multiple of 64, the shipped models' 256 and 512.
+  for (const int in : {3, 77, 256, 512}) {
+    constexpr int kRows = 37, kStride = 128;  // rows: not a multiple of a tile's 4 or 8
+    std::vector<float> weight = random_values(rng, static_cast<std::size_t>(in) * kStride);
+    for (int k = 0; k < in; ++k) weight[static_cast<std::size_t>(k) * kStride + 5] = 0.0f;
+    const std::vector<float> bias = random_values(rng, kStride);
+    std::vector<float> x = random_values(rng, static_cast<std::size_t>(kRows) * in);
+    for (int k = 0; k < in; ++k) x[static_cast<std::size_t>(in + k)] = 0.0f;  // an all-zero row
+    x[static_cast<std::size_t>(2 * in)] = 40.0f;  // one large value: the rest round to 0, +-1
+    x[static_cast<std::size_t>(3 * in + in / 2)] = std::numeric_limits<float>::quiet_NaN();
+    const infer::PackedInt8 packed = infer::pack_int8(weight.data(), in, kStride);
+    const std::vector<float> expected = int8_reference(x, kRows, in, packed, bias, kStride);
+    for (int rows = 1; rows <= kRows; rows += 6) {
+      INFO("in " << in << ", rows " << rows);
+      infer::LinearCall call;
+      call.x = x.data();
+      call.x_stride = in;
+      call.rows = rows;
+      call.in = in;
+      call.bias = bias.data();
+      call.stride = kStride;
+      std::vector<float> y(static_cast<std::size_t>(rows) * kStride);
+      call.y = y.data();
+      std::vector<std::uint8_t> scratch(infer::int8_scratch_size(rows, in));
+      avxvnni.code.linear_int8(call, packed.view(), scratch.data());
+      std::vector<float> y_512(y.size());
+      if (compare_avx512vnni) {
+        call.y = y_512.data();
+        infer::kernels_for(CpuLevel::avx512vnni)
+            .code.linear_int8(call, packed.view(), scratch.data());
+      }
+      for (std::size_t i = 0; i < y.size(); ++i) {
+        INFO("row " << i / kStride << ", column " << i % kStride);
+        if (std::isnan(expected[i])) {  // the NaN row
+          REQUIRE(std::isnan(y[i]));
+          if (compare_avx512vnni) REQUIRE(std::isnan(y_512[i]));
+          continue;
+        }
+        REQUIRE(y[i] == expected[i]);
+        if (compare_avx512vnni) REQUIRE(y_512[i] == expected[i]);
+      }
+    }
+  }
+
+  // Float32: the avx2 level's kernel, so the same bits.
+  const LinearParameters linear = random_linear(rng, 77, 100);
+  const std::vector<float> x = random_values(rng, 9 * 77);
+  const infer::Kernels avx2 = infer::kernels_for(CpuLevel::avx2);  // PackedLinear keeps a pointer
+  const infer::PackedLinear on_avx2({&linear}, infer::Precision::float32, avx2);
+  const infer::PackedLinear on_avxvnni({&linear}, infer::Precision::float32, avxvnni);
+  std::vector<float> y_avx2(static_cast<std::size_t>(9) * on_avx2.stride());
+  std::vector<float> y_avxvnni(y_avx2.size());
+  on_avx2.apply(x.data(), 77, 9, y_avx2.data());
+  on_avxvnni.apply(x.data(), 77, 9, y_avxvnni.data());
+  CHECK(y_avxvnni == y_avx2);
 }
 
 TEST_CASE("every level's layer norm, GELU and softmax equal their definitions", "[kernels]") {

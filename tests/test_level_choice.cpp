@@ -1,6 +1,7 @@
 // Choosing the CPU level (lib/src/infer/level_choice.hpp): forced by SAWTAG_CPU, cached, or
 // measured (here by a fake measurement with fixed timings, so the expectations are exact) and
 // remembered; `sawtag info` says which and why. Caches live in temporary directories.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <map>
@@ -201,4 +202,36 @@ TEST_CASE("the cache key names the levels the choice is made from", "[level_choi
   CHECK(request.cache_key.compare(request.cache_key.size() - levels.size(), levels.size(),
                                   levels) == 0);
   CHECK(request.cache_key.find("levels" + levels) != std::string::npos);
+}
+
+TEST_CASE("level choice: avxvnni is measured with the others, and wins a tie over avx2",
+          "[level_choice]") {
+  // Alder Lake's levels: avxvnni is the highest, though avx512 (which it lacks) ranks above it.
+  testing::TempDir directory;
+  infer::LevelChoiceRequest request = request_in(directory);
+  request.runnable = {CpuLevel::baseline, CpuLevel::avx2, CpuLevel::avxvnni};
+  std::vector<CpuLevel> measured;
+  const infer::LevelChoice choice =
+      infer::choose_level(request, [&](const std::vector<CpuLevel>& levels) {
+        measured = levels;
+        std::vector<infer::LevelTiming> timings;
+        for (const CpuLevel level : levels) {
+          timings.push_back({level, level == CpuLevel::baseline ? 4.0 : 1.0});
+        }
+        return timings;
+      });
+  CHECK(measured == request.runnable);
+  CHECK(choice.level == CpuLevel::avxvnni);
+  CHECK(choice.note.rfind("avx2 1.000 ms, avxvnni 1.000 ms, baseline 4.000 ms", 0) == 0);
+
+  // On this machine: a CPU with AVX-VNNI measures the level (the build has its code).
+  const infer::CpuFeatures features = infer::cpu_features();
+  const std::vector<CpuLevel> runnable = infer::level_choice_request({}).runnable;
+  const bool offered =
+      std::find(runnable.begin(), runnable.end(), CpuLevel::avxvnni) != runnable.end();
+  if (features.avx2 && features.avx_vnni) {
+    CHECK(offered);
+  } else {
+    CHECK_FALSE(offered);
+  }
 }

@@ -1,5 +1,6 @@
 #include "infer/cpu_level.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "sawtag/error.hpp"
@@ -17,8 +18,30 @@ namespace sawtag::infer {
 
 namespace {
 
-constexpr CpuLevel kAllLevels[] = {CpuLevel::baseline,   CpuLevel::avx2,       CpuLevel::avx512,
-                                   CpuLevel::avx512vnni, CpuLevel::avx512bf16, CpuLevel::amx};
+constexpr CpuLevel kAllLevels[] = {CpuLevel::baseline, CpuLevel::avx2,       CpuLevel::avxvnni,
+                                   CpuLevel::avx512,   CpuLevel::avx512vnni, CpuLevel::avx512bf16,
+                                   CpuLevel::amx};
+
+// Whether a CPU with `features` has every extension `level`'s kernels are compiled with.
+bool runs(CpuLevel level, const CpuFeatures& features) {
+  switch (level) {
+    case CpuLevel::baseline:
+      return true;
+    case CpuLevel::avx2:
+      return features.avx2;
+    case CpuLevel::avxvnni:
+      return features.avx2 && features.avx_vnni;
+    case CpuLevel::avx512:
+      return features.avx2 && features.avx512;
+    case CpuLevel::avx512vnni:
+      return features.avx2 && features.avx512 && features.avx512_vnni;
+    case CpuLevel::avx512bf16:
+      return features.avx2 && features.avx512 && features.avx512_bf16;
+    case CpuLevel::amx:
+      return features.avx2 && features.avx512 && features.avx512_bf16 && features.amx;
+  }
+  return false;
+}
 
 #ifdef SAWTAG_X86_64
 
@@ -52,26 +75,29 @@ bool tile_data_granted() {
 #endif
 }
 
-CpuLevel highest_level() {
+CpuFeatures features_of_this_cpu() {
+  CpuFeatures features;
   const Registers basic = cpuid(1, 0);
-  if (!bit(basic.ecx, 27) || !bit(basic.ecx, 28)) return CpuLevel::baseline;  // OSXSAVE, AVX
+  if (!bit(basic.ecx, 27) || !bit(basic.ecx, 28)) return features;  // OSXSAVE, AVX
   const std::uint64_t states = saved_states();
   const Registers extended = cpuid(7, 0);
+  const Registers extended_1 = cpuid(7, 1);
   const bool ymm = (states & 0x6) == 0x6;  // SSE and AVX state
   // FMA, F16C (the model file's float16), AVX2
-  if (!ymm || !bit(basic.ecx, 12) || !bit(basic.ecx, 29) || !bit(extended.ebx, 5)) {
-    return CpuLevel::baseline;
-  }
+  features.avx2 = ymm && bit(basic.ecx, 12) && bit(basic.ecx, 29) && bit(extended.ebx, 5);
+  features.avx_vnni = ymm && bit(extended_1.eax, 4);
   const bool zmm = (states & 0xE6) == 0xE6;  // + opmask and both halves of the zmm registers
-  const bool avx512 = bit(extended.ebx, 16) && bit(extended.ebx, 17) && bit(extended.ebx, 30) &&
-                      bit(extended.ebx, 31);  // F, DQ, BW, VL
-  if (!zmm || !avx512) return CpuLevel::avx2;
-  if (!bit(extended.ecx, 11)) return CpuLevel::avx512;                // AVX512_VNNI
-  if (!bit(cpuid(7, 1).eax, 5)) return CpuLevel::avx512vnni;          // AVX512_BF16
+  features.avx512 = zmm && bit(extended.ebx, 16) && bit(extended.ebx, 17) &&
+                    bit(extended.ebx, 30) && bit(extended.ebx, 31);  // F, DQ, BW, VL
+  features.avx512_vnni = features.avx512 && bit(extended.ecx, 11);
+  features.avx512_bf16 = features.avx512 && bit(extended_1.eax, 5);
   const bool tiles = bit(extended.edx, 24) && bit(extended.edx, 22);  // AMX-TILE, AMX-BF16
   const bool tile_states = (states & 0x60000) == 0x60000;             // XTILECFG, XTILEDATA
-  if (!tiles || !tile_states || !tile_data_granted()) return CpuLevel::avx512bf16;
-  return CpuLevel::amx;
+  // Asked last, and only of a CPU that could run the amx level: the request changes what the
+  // OS saves for this process.
+  features.amx =
+      features.avx2 && features.avx512_bf16 && tiles && tile_states && tile_data_granted();
+  return features;
 }
 
 // "AuthenticAMD 25.17.1 AMD EPYC ...": family and model with their extended fields added.
@@ -110,7 +136,7 @@ std::string model_of_this_cpu() {
 
 #else
 
-CpuLevel highest_level() { return CpuLevel::baseline; }
+CpuFeatures features_of_this_cpu() { return CpuFeatures(); }
 
 std::string model_of_this_cpu() { return "unknown"; }
 
@@ -124,6 +150,8 @@ const char* cpu_level_name(CpuLevel level) {
       return "baseline";
     case CpuLevel::avx2:
       return "avx2";
+    case CpuLevel::avxvnni:
+      return "avxvnni";
     case CpuLevel::avx512:
       return "avx512";
     case CpuLevel::avx512vnni:
@@ -136,14 +164,20 @@ const char* cpu_level_name(CpuLevel level) {
   return "unknown";
 }
 
-std::vector<CpuLevel> supported_cpu_levels() {
-  static const CpuLevel highest = highest_level();
+CpuFeatures cpu_features() {
+  static const CpuFeatures features = features_of_this_cpu();
+  return features;
+}
+
+std::vector<CpuLevel> levels_supported_by(const CpuFeatures& features) {
   std::vector<CpuLevel> levels;
   for (const CpuLevel level : kAllLevels) {
-    if (level <= highest) levels.push_back(level);
+    if (runs(level, features)) levels.push_back(level);
   }
   return levels;
 }
+
+std::vector<CpuLevel> supported_cpu_levels() { return levels_supported_by(cpu_features()); }
 
 std::string cpu_model() {
   static const std::string model = model_of_this_cpu();
@@ -157,18 +191,21 @@ CpuLevel choose_cpu_level(const std::string& requested, const std::vector<CpuLev
     names += names.empty() ? "" : ", ";
     names += cpu_level_name(level);
   }
+  std::string known;
+  for (const CpuLevel level : kAllLevels) {
+    known += known.empty() ? "" : ", ";
+    known += cpu_level_name(level);
+  }
   for (const CpuLevel level : kAllLevels) {
     if (requested != cpu_level_name(level)) continue;
-    if (level > supported.back()) {
+    if (std::find(supported.begin(), supported.end(), level) == supported.end()) {
       throw Error("SAWTAG_CPU=" + requested + ": this CPU cannot run it (it can run: " + names +
                   ")");
     }
     return level;
   }
-  throw Error(
-      "SAWTAG_CPU=" + requested +
-      ": unknown level (known: baseline, avx2, avx512, avx512vnni, avx512bf16, amx; this CPU: " +
-      names + ")");
+  throw Error("SAWTAG_CPU=" + requested + ": unknown level (known: " + known +
+              "; this CPU: " + names + ")");
 }
 
 }  // namespace sawtag::infer

@@ -26,6 +26,8 @@ const LevelKernels* code_of(CpuLevel level) {
       return levels::baseline();
     case CpuLevel::avx2:
       return levels::avx2();
+    case CpuLevel::avxvnni:
+      return levels::avxvnni();
     case CpuLevel::avx512:
       return levels::avx512();
     case CpuLevel::avx512vnni:
@@ -44,6 +46,8 @@ const char* description_of(CpuLevel level) {
       return "baseline (float32: generic; reduced precision: none, float32 used)";
     case CpuLevel::avx2:
       return "avx2 (float32: AVX2+FMA; reduced precision: none, float32 used)";
+    case CpuLevel::avxvnni:
+      return "avxvnni (float32: AVX2+FMA; reduced precision: int8, AVX-VNNI)";
     case CpuLevel::avx512:
       return "avx512 (float32: AVX-512; reduced precision: none, float32 used)";
     case CpuLevel::avx512vnni:
@@ -100,7 +104,7 @@ std::vector<std::uint16_t> pack_tiles(const float* weight, int in, int stride) {
 
 Kernels kernels_for(CpuLevel level) {
   const std::vector<CpuLevel> supported = supported_cpu_levels();
-  if (level > supported.back()) {
+  if (std::find(supported.begin(), supported.end(), level) == supported.end()) {
     throw Error(std::string("CPU level ") + cpu_level_name(level) + ": this CPU cannot run it");
   }
   const LevelKernels* code = code_of(level);

@@ -53,6 +53,8 @@ bool has_code(CpuLevel level) {
       return levels::baseline() != nullptr;
     case CpuLevel::avx2:
       return levels::avx2() != nullptr;
+    case CpuLevel::avxvnni:
+      return levels::avxvnni() != nullptr;
     case CpuLevel::avx512:
       return levels::avx512() != nullptr;
     case CpuLevel::avx512vnni:

@@ -19,7 +19,7 @@ namespace sawtag::infer {
 enum class Precision {
   float32,  // float32 products everywhere
   // The CPU level's reduced-precision products where it has them: bfloat16 summed in float32
-  // (avx512bf16, amx) or int8 summed in int32 (avx512vnni); float32 elsewhere.
+  // (avx512bf16, amx) or int8 summed in int32 (avxvnni, avx512vnni); float32 elsewhere.
   reduced,
 };
 

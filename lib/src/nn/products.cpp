@@ -8,6 +8,7 @@ namespace sawtag::nn {
 
 namespace {
 
+// avxvnni ranks between avx2 and avx512 (infer/cpu_level.hpp), so it trains on avx2's code.
 const LevelProducts* products_for(infer::CpuLevel level) {
   const LevelProducts* chosen = nullptr;
   if (level >= infer::CpuLevel::avx512) chosen = product_levels::avx512();

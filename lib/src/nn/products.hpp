@@ -1,9 +1,10 @@
 // Training's large matrix products (every Linear's forward and backward), computed by Eigen
 // compiled for the CPU level that tagging runs at (infer/kernels.hpp: measured, cached or
 // SAWTAG_CPU), not for the build's flags: a portable build (-DSAWTAG_NATIVE=OFF, the .deb)
-// trains as fast as a native one. avx512bf16 and amx train on the avx512 code (training is
-// float32). The same level gives the same floats, run after run, so the same seed and the same
-// level give the same model; another level may differ in the last bits.
+// trains as fast as a native one. avx512vnni, avx512bf16 and amx train on the avx512 code,
+// avxvnni on the avx2 code (training is float32). The same level gives the same floats, run after
+// run, so the same seed and the same level give the same model; another level may differ in the
+// last bits.
 #pragma once
 
 #include "nn/levels/level_products.hpp"

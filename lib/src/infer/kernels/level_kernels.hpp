@@ -112,6 +112,7 @@ struct LevelKernels {
 namespace levels {
 const LevelKernels* baseline();
 const LevelKernels* avx2();
+const LevelKernels* avxvnni();
 const LevelKernels* avx512();
 const LevelKernels* avx512vnni();
 const LevelKernels* avx512bf16();
