@@ -1,9 +1,10 @@
 // The matrix kernels of this process, chosen once at start for the CPU it runs on.
 //
 // One portable binary carries the kernels of every x86-64 level (infer/cpu_level.hpp), each
-// compiled with its own flags (kernels/level_kernels.hpp); the highest level the CPU and OS
-// support runs, or the one SAWTAG_CPU names. PackedLinear (y = x W + b with W packed once) is
-// the way to use them; this header is for code that needs the level itself.
+// compiled with its own flags (kernels/level_kernels.hpp); of the levels the CPU and OS
+// support, the one SAWTAG_CPU names runs, else the fastest on the encoder's products
+// (level_choice()). PackedLinear (y = x W + b with W packed once) is the way to use them; this
+// header is for code that needs the level itself.
 #pragma once
 
 #include <cstddef>
