@@ -26,9 +26,10 @@ namespace {
 #include "infer/kernels/linear_float32_avx2.inc"
 #include "infer/kernels/row_kernels.inc"
 
-// A tile: 6 x 2 sums in registers, 2 of weights, 1 broadcast row, of AVX2's 16 ymm registers:
-// 12 sums in flight cover vpdpbusd's latency (5 cycles on Golden Cove) at 2 a cycle.
-constexpr int kRows = 6;
+// A tile: 5 x 2 sums in registers, 2 of weights, 1 broadcast row, of AVX2's 16 ymm registers:
+// 10 sums in flight cover vpdpbusd's latency (5 cycles on Golden Cove) at 2 a cycle. 6 x 2
+// measured slower in a portable build (gcc 12 then moves sums through the stack every step).
+constexpr int kRows = 5;
 constexpr int kVectors = 2;  // ymm registers across a tile's 16 columns
 constexpr int kColumns = 8 * kVectors;
 static_assert(kTileColumns % kColumns == 0, "a stride is whole tiles");
