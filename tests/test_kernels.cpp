@@ -242,7 +242,7 @@ TEST_CASE("avxvnni: int8 products give the reference's bits (and avx512vnni's), 
   std::mt19937 rng(29);
   // in: less than a quad, not a multiple of 64, the shipped models' 256 and 512.
   for (const int in : {3, 77, 256, 512}) {
-    constexpr int kRows = 37, kStride = 128;  // rows: not a multiple of a tile's 4 or 8
+    constexpr int kRows = 37, kStride = 128;  // rows: whole and partial tiles of 5 and 8
     std::vector<float> weight = random_values(rng, static_cast<std::size_t>(in) * kStride);
     for (int k = 0; k < in; ++k) weight[static_cast<std::size_t>(k) * kStride + 5] = 0.0f;
     const std::vector<float> bias = random_values(rng, kStride);
