@@ -102,6 +102,8 @@ std::vector<std::uint16_t> pack_tiles(const float* weight, int in, int stride) {
 
 }  // namespace
 
+bool has_code(CpuLevel level) { return code_of(level) != nullptr; }
+
 Kernels kernels_for(CpuLevel level) {
   const std::vector<CpuLevel> supported = supported_cpu_levels();
   if (std::find(supported.begin(), supported.end(), level) == supported.end()) {

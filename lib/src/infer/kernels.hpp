@@ -42,6 +42,9 @@ const LevelChoice& level_choice();
 // The kernels of `level`. Throws Error when this CPU or this build cannot run it.
 Kernels kernels_for(CpuLevel level);
 
+// Whether this build has code for `level` (not x86-64, or a compiler without its flags: no).
+bool has_code(CpuLevel level);
+
 // W: [in, stride] row-major float32, stride a multiple of kTileColumns -> the layout of
 // kernels.code.linear_bfloat16, rounded to bfloat16 (nearest even).
 std::vector<std::uint16_t> pack_bfloat16(const Kernels& kernels, const float* weight, int in,

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <optional>
 
-#include "infer/kernels/level_kernels.hpp"
+#include "infer/kernels.hpp"
 #include "infer/level_cache.hpp"
 
 #ifndef SAWTAG_VERSION
@@ -45,26 +45,6 @@ std::optional<CpuLevel> level_named(const std::string& name, const std::vector<C
     if (name == cpu_level_name(level)) return level;
   }
   return std::nullopt;
-}
-
-bool has_code(CpuLevel level) {
-  switch (level) {
-    case CpuLevel::baseline:
-      return levels::baseline() != nullptr;
-    case CpuLevel::avx2:
-      return levels::avx2() != nullptr;
-    case CpuLevel::avxvnni:
-      return levels::avxvnni() != nullptr;
-    case CpuLevel::avx512:
-      return levels::avx512() != nullptr;
-    case CpuLevel::avx512vnni:
-      return levels::avx512vnni() != nullptr;
-    case CpuLevel::avx512bf16:
-      return levels::avx512bf16() != nullptr;
-    case CpuLevel::amx:
-      return levels::amx() != nullptr;
-  }
-  return false;
 }
 
 }  // namespace
