@@ -80,29 +80,46 @@ struct Part {
   std::size_t end = 0;  // Kind::paragraph: where in its text the next part begins
 };
 
-// process_chunk's state: the parts waiting to be tagged, the writer and the numbering.
+// Parts tagged together: about kPartBytes of input, or what there is.
+struct Group {
+  std::vector<Part> parts;
+  std::vector<std::vector<std::string>> forms;  // the word forms of every sentence of parts
+  std::vector<TagResult> results;               // once tagged, forms[i]'s in results[i]
+};
+
+// process_chunk's state: where tokenizing has got to, the writer and the numbering.
+//
+// A chunk is tokenized, tagged and written a group of parts at a time, and with a pool the
+// three overlap: while group k is tagged, group k + 1 is tokenized and group k - 1 written, in
+// the same ThreadPool::run_all (a long line is one chunk; its steps would otherwise leave all
+// threads but one idle between them: tokenizing a part is serial but for its character
+// model's windows, writing wholly so). Each step runs on one thread at a time and in order
+// (tokenize k + 1 after k, write k after k - 1), so the output is what the steps in turn give.
 class ChunkProcessor {
  public:
   ChunkProcessor(Chunk& chunk, const ChunkTagging& tagging)
       : chunk_(chunk), tagging_(tagging), writer_(make_output_writer(out_, tagging.output)) {}
 
   void run() {
-    for (Piece& piece : chunk_.pieces) {
-      if (piece.kind != Piece::Kind::paragraph) {
-        add(Part{&piece, std::move(piece.sentences), 0}, 0);
-        continue;
+    Group tagging = next_group();
+    Group writing;
+    while (!tagging.parts.empty()) {
+      if (all_tokenized()) publish_counts();
+      Group next;
+      std::vector<std::function<void()>> others;
+      if (!all_tokenized()) others.emplace_back([this, &next] { next = next_group(); });
+      if (!writing.parts.empty()) {
+        // Waited for here, not on whichever thread writes (the chunk before may still be
+        // tokenizing).
+        if (tagging_.numbers_shown) counts_before();
+        others.emplace_back([this, &writing] { write(writing); });
       }
-      const std::string& text = piece.paragraph.text;
-      std::size_t begin = 0;
-      do {
-        TokenizedPart tokenized =
-            tagging_.tokenizer->tokenize_part(text, begin, kPartBytes, run_tasks());
-        add(Part{&piece, std::move(tokenized.sentences), tokenized.end}, tokenized.end - begin);
-        begin = tokenized.end;
-      } while (begin < text.size());
+      tagging.results = tag(tagging.forms, std::move(others));
+      writing = std::move(tagging);
+      tagging = std::move(next);
     }
     publish_counts();
-    flush();
+    write(writing);
     chunk_.pieces = {};  // the input is done with; only the output waits to be written
     chunk_.output = out_.str();
   }
@@ -113,18 +130,47 @@ class ChunkProcessor {
   }
 
  private:
-  void add(Part part, std::size_t bytes) {
+  bool all_tokenized() const { return next_piece_ == chunk_.pieces.size(); }
+
+  // Tokenizes the parts after the last group's, until they hold kPartBytes of input or the
+  // chunk ends, and takes their word forms.
+  Group next_group() {
+    Group group;
+    std::size_t bytes = 0;
+    while (!all_tokenized() && bytes < kPartBytes) {
+      Piece& piece = chunk_.pieces[next_piece_];
+      if (piece.kind != Piece::Kind::paragraph) {
+        add(group, Part{&piece, std::move(piece.sentences), 0});
+        ++next_piece_;
+        continue;
+      }
+      const std::string& text = piece.paragraph.text;
+      TokenizedPart tokenized =
+          tagging_.tokenizer->tokenize_part(text, next_begin_, kPartBytes, run_tasks());
+      bytes += tokenized.end - next_begin_;
+      add(group, Part{&piece, std::move(tokenized.sentences), tokenized.end});
+      next_begin_ = tokenized.end;
+      if (next_begin_ >= text.size()) {
+        ++next_piece_;
+        next_begin_ = 0;
+      }
+    }
+    for (const Part& part : group.parts) {
+      for (const Sentence& sentence : part.sentences) group.forms.push_back(word_forms(sentence));
+    }
+    return group;
+  }
+
+  void add(Group& group, Part part) {
     const bool numbered = part.piece->kind == Piece::Kind::paragraph || part.piece->numbered;
     chunk_.sentences += part.sentences.size();
     if (numbered) numbered_ += part.sentences.size();
-    parts_.push_back(std::move(part));
-    parts_bytes_ += bytes;
-    if (parts_bytes_ >= kPartBytes) flush();
+    group.parts.push_back(std::move(part));
   }
 
   // Once every sentence of the chunk is tokenized, the chunks after it may number theirs.
   void publish_counts() {
-    if (!chunk_.before.valid()) return;
+    if (!chunk_.before.valid() || published_) return;
     const SentenceCounts& before = counts_before();
     chunk_.after.set_value(
         SentenceCounts{before.numbered + numbered_, before.all + chunk_.sentences});
@@ -141,31 +187,30 @@ class ChunkProcessor {
     return *before_;
   }
 
-  // Tags the parts waiting, formats them and frees them.
-  void flush() {
-    if (parts_.empty()) return;
-    std::vector<std::vector<std::string>> forms;
-    for (const Part& part : parts_) {
-      for (const Sentence& sentence : part.sentences) forms.push_back(word_forms(sentence));
-    }
-    std::vector<TagResult> results = tag(forms);
-    auto next = results.begin();
-    for (Part& part : parts_) {
-      const auto end = next + static_cast<std::ptrdiff_t>(part.sentences.size());
-      std::vector<TagResult> part_results(std::make_move_iterator(next),
-                                          std::make_move_iterator(end));
-      next = end;
-      write(part, part_results);
-    }
-    parts_.clear();
-    parts_bytes_ = 0;
-  }
-
   // Tags `sentences` a batch (TagOptions::batch_words) at a time, the batches, and the windows
   // of a sentence longer than the model's window, shared with the pool's threads that come
-  // free (sawtag/tag_in_tasks.hpp). Tags do not depend on how sentences are batched.
-  std::vector<TagResult> tag(const std::vector<std::vector<std::string>>& sentences) const {
-    return tag_in_tasks(*tagging_.tagger, sentences, tagging_.tag_options, run_tasks());
+  // free (sawtag/tag_in_tasks.hpp); `others` run meanwhile, as tasks of the same run_all, or
+  // before the tagging without a pool. Tags do not depend on how sentences are batched.
+  std::vector<TagResult> tag(const std::vector<std::vector<std::string>>& sentences,
+                             std::vector<std::function<void()>> others) const {
+    ThreadPool* pool = tagging_.pool;
+    if (pool == nullptr) {
+      for (const std::function<void()>& task : others) task();
+      return tag_in_tasks(*tagging_.tagger, sentences, tagging_.tag_options, RunTasks());
+    }
+    // tag_in_tasks runs its tasks in one call (even none). The others go first: tokenizing
+    // the next group is the longest task, and it hands its character model's windows to the
+    // threads that come free.
+    const RunTasks with_others = [pool, &others](std::vector<std::function<void()>> tasks) {
+      tasks.insert(tasks.begin(), std::make_move_iterator(others.begin()),
+                   std::make_move_iterator(others.end()));
+      others.clear();
+      pool->run_all(std::move(tasks));
+    };
+    std::vector<TagResult> results =
+        tag_in_tasks(*tagging_.tagger, sentences, tagging_.tag_options, with_others);
+    assert(others.empty());
+    return results;
   }
 
   // The pool's run_all, or none without a pool.
@@ -173,6 +218,19 @@ class ChunkProcessor {
     ThreadPool* pool = tagging_.pool;
     if (pool == nullptr) return {};
     return [pool](std::vector<std::function<void()>> tasks) { pool->run_all(std::move(tasks)); };
+  }
+
+  // Formats a tagged group and frees it.
+  void write(Group& group) {
+    auto next = group.results.begin();
+    for (Part& part : group.parts) {
+      const auto end = next + static_cast<std::ptrdiff_t>(part.sentences.size());
+      std::vector<TagResult> part_results(std::make_move_iterator(next),
+                                          std::make_move_iterator(end));
+      next = end;
+      write(part, part_results);
+    }
+    group = Group();
   }
 
   void write(Part& part, std::vector<TagResult>& results) {
@@ -229,8 +287,8 @@ class ChunkProcessor {
   const ChunkTagging& tagging_;
   std::ostringstream out_;
   std::unique_ptr<OutputWriter> writer_;
-  std::vector<Part> parts_;
-  std::size_t parts_bytes_ = 0;
+  std::size_t next_piece_ = 0;  // the piece, and where in its text, the next group begins
+  std::size_t next_begin_ = 0;
   std::size_t numbered_ = 0;  // sentences of this chunk given a "# sent_id"
   bool published_ = false;
   std::optional<SentenceCounts> before_;

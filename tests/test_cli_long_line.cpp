@@ -132,3 +132,36 @@ TEST_CASE("tag: a long Chinese line without punctuation, the same at -j 1 and 2 
   CHECK(one.find("\t鋸子\t") != std::string::npos);  // segmented into words, not characters
   CHECK(run("2") == one);
 }
+
+TEST_CASE("tag: long Chinese lines in a paragraph, parts pipelined on threads, as at -j 1 (zh_gsd)",
+          "[cli][batch][shipped]") {
+  const std::string model = std::string(SAWTAG_SOURCE_DIR) + "/models/zh_gsd.json";
+  // Parts of 16 KB (app/tag_chunk.cpp) end mid-character here: 16,384 is no multiple of a
+  // CJK character's 3 bytes, and the ASCII before shifts the characters by one byte; without
+  // sentence ends they also cut words. With -j 2 and 3, part k + 1 is tokenized and part k - 1
+  // written while part k is tagged; -j 1 runs the steps in turn. Two lines in one paragraph
+  // (text and tsv write a line at a time, one going on across parts), a blank line, a short
+  // paragraph, and a line with spaces and Latin words in it.
+  const std::string phrase = "我看到一把鋸子在桌子上他們明天要去北京參加會議這個問題很難回答";
+  const auto characters = [&](std::size_t bytes) {
+    std::string line;
+    while (line.size() < bytes) line += phrase;
+    return line;
+  };
+  const std::string input = "a" + characters(40000) + "\n" + characters(20000) + "\n\n" +
+                            "我看到一把鋸子。\n" + characters(9000) + " GPU 2026 " +
+                            characters(12000) + "\n";
+  const auto run = [&](const std::string& format, const std::string& threads) {
+    const RunResult result = run_sawtag({"tag", "-m", model, "-f", format, "-j", threads}, input);
+    REQUIRE(result.exit_code == 0);
+    return result.out;
+  };
+  for (const std::string format : {"text", "tsv", "conllu", "json"}) {
+    const std::string one = run(format, "1");
+    if (format == "text") CHECK(split_lines(one).size() == 5);
+    for (const std::string threads : {"2", "3"}) {
+      INFO("format " << format << ", -j " << threads);
+      CHECK(run(format, threads) == one);
+    }
+  }
+}

@@ -2,6 +2,7 @@
 // tagged as a sentence of its own on any thread, give exactly what Tagger::tag_batch gives.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -91,4 +92,26 @@ TEST_CASE("tag_in_tasks: long and short sentences, on threads, give tag_batch's 
     CHECK(tasks > 10);  // the long sentences were cut into windows
   }
   require_same(expected, tag_in_tasks(tagger, sentences, options, RunTasks()));  // no runner
+}
+
+TEST_CASE("tag_in_tasks: run_tasks is called once, also with no sentences to tag",
+          "[tag_in_tasks]") {
+  // app/tag_chunk.cpp adds its own tasks (the next part's tokenizing) to that one call.
+  const auto model = std::make_shared<Model>(testing::make_random_model());
+  const Tagger tagger(model);
+  int calls = 0;
+  std::size_t tasks_seen = 0;
+  const RunTasks count_calls = [&](std::vector<std::function<void()>> tasks) {
+    ++calls;
+    tasks_seen = tasks.size();
+    for (const std::function<void()>& task : tasks) task();
+  };
+  CHECK(tag_in_tasks(tagger, {}, TagOptions(), count_calls).empty());
+  CHECK(calls == 1);
+  CHECK(tasks_seen == 0);
+  const std::vector<std::vector<std::string>> sentences = {words_of(5, 0), {}, words_of(300, 1)};
+  const std::vector<TagResult> results = tag_in_tasks(tagger, sentences, TagOptions(), count_calls);
+  CHECK(calls == 2);
+  CHECK(tasks_seen > 1);
+  require_same(tagger.tag_batch(sentences, TagOptions()), results);
 }
