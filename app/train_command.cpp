@@ -174,6 +174,11 @@ void add_train_command(CLI::App& app, const std::vector<std::string>& arguments_
                       "FEATS strings seen fewer times in train are not classes")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000000));
+  command->add_option("--lemma-weight", options.lemma_weight,
+                      "How many times the lemma head's loss counts beside the tags' (the encoder "
+                      "is shared)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 100.0));
   command->add_option("--encoder-lr-scale", options.encoder_lr_scale,
                       "Learning rate of the embeddings and encoder layers, as a share of --lr "
                       "(the tagging heads train with --lr)")

@@ -35,6 +35,21 @@ inline ModelConfig tiny_config() {
   return config;
 }
 
+// Sizes `model`'s parameters for its vocabularies and fills them with weights uniform in
+// [-scale, scale] (layer-norm gains around 1). The same seed gives the same weights.
+inline void randomize_parameters(Model& model, std::uint64_t seed = 1, float scale = 0.5f) {
+  sync_vocabulary_sizes(model);
+  model.parameters = zero_parameters(model.config);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> uniform(-scale, scale);
+  for_each_parameter(model.parameters, model.config,
+                     [&](const std::string& name, Tensor& tensor, const Shape&) {
+                       const bool is_gain = name.size() > 6 &&
+                                            name.compare(name.size() - 6, 6, ".gamma") == 0;
+                       for (float& value : tensor.data) value = (is_gain ? 1.0f : 0.0f) + uniform(rng);
+                     });
+}
+
 // A model over a tiny English vocabulary with weights uniform in [-scale, scale] (layer-norm
 // gains around 1). The same seed gives the same model.
 inline Model make_random_model(ModelConfig config = tiny_config(), std::uint64_t seed = 1,
@@ -51,17 +66,7 @@ inline Model make_random_model(ModelConfig config = tiny_config(), std::uint64_t
   model.upos = Vocabulary(upos_tags(), "upos");
   model.xpos = Vocabulary({"PRP", "VBD", "DT", "NN", ".", "VBP", "RB", ",", "VB"}, "xpos");
   model.training.fields["corpus"] = "random test model";
-  sync_vocabulary_sizes(model);
-  model.parameters = zero_parameters(model.config);
-
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<float> uniform(-scale, scale);
-  for_each_parameter(model.parameters, model.config,
-                     [&](const std::string& name, Tensor& tensor, const Shape&) {
-                       const bool is_gain = name.size() > 6 &&
-                                            name.compare(name.size() - 6, 6, ".gamma") == 0;
-                       for (float& value : tensor.data) value = (is_gain ? 1.0f : 0.0f) + uniform(rng);
-                     });
+  randomize_parameters(model, seed, scale);
   return model;
 }
 

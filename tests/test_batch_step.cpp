@@ -146,4 +146,57 @@ TEST_CASE("another dropout generator for one sentence changes only that sentence
   }
 }
 
+TEST_CASE("the lemma weight scales the lemma head's loss and gradient, and nothing else",
+          "[batch_step]") {
+  Model model = relative_model();
+  model.lemma_rules = Vocabulary({"keep|0||0|", "lower|0||0|", "keep|0||1|"}, "lemma rules");
+  testing::randomize_parameters(model, 7);
+  REQUIRE(model.config.num_lemma_rules == 3);
+  std::vector<train::Example> examples;
+  for (const auto& sentence : kSentences) {
+    train::Example example = example_of(model, sentence);
+    for (std::size_t i = 0; i < sentence.size(); ++i) example.lemma.push_back(static_cast<int>(i % 3));
+    examples.push_back(std::move(example));
+  }
+  std::vector<const train::Example*> pointers;
+  for (const train::Example& example : examples) pointers.push_back(&example);
+
+  // No dropout: the same step with weights 0, 1 and 3.
+  const auto step = [&](float weight, Parameters& gradients) {
+    train::StepOptions options;
+    options.label_smoothing = 0.1f;
+    options.lemma_weight = weight;
+    gradients = zero_parameters(model.config);
+    return train::accumulate_gradients(model, pointers, options, {}, gradients);
+  };
+  Parameters none, once, thrice;
+  const double tags_loss = step(0.0f, none);
+  const double lemma_loss = step(1.0f, once) - tags_loss;
+  CHECK(lemma_loss > 0.1);
+  CHECK(step(3.0f, thrice) == Approx(tags_loss + 3.0 * lemma_loss).epsilon(1e-6));
+
+  const auto list_none = train::parameter_list(none, model.config);
+  const auto list_once = train::parameter_list(once, model.config);
+  const auto list_thrice = train::parameter_list(thrice, model.config);
+  for (std::size_t t = 0; t < list_once.size(); ++t) {
+    const std::string& name = list_once[t].name;
+    const TensorData& zero = list_none[t].tensor->data;
+    const TensorData& one = list_once[t].tensor->data;
+    const TensorData& three = list_thrice[t].tensor->data;
+    for (std::size_t k = 0; k < one.size(); ++k) {
+      INFO(name << "[" << k << "]");
+      if (name.rfind("heads.lemma", 0) == 0) {
+        CHECK(zero[k] == 0.0f);
+        CHECK(three[k] == Approx(3.0f * one[k]).margin(1e-6).epsilon(1e-4));
+      } else if (name.rfind("heads.", 0) == 0) {
+        // The tag heads' gradients do not depend on the lemma head's loss.
+        CHECK(three[k] == Approx(one[k]).margin(1e-6));
+      } else {
+        // The encoder's is the tags' part plus weight x the lemma head's part.
+        CHECK(three[k] == Approx(zero[k] + 3.0f * (one[k] - zero[k])).margin(2e-5).epsilon(1e-3));
+      }
+    }
+  }
+}
+
 }  // namespace sawtag

@@ -84,6 +84,9 @@ struct TrainOptions {
   // Likewise for whole FEATS strings (a word whose string is not a class is left out of the
   // FEATS loss). Fewer classes tag faster.
   int min_feats_count = 1;
+  // The lemma-rule head's loss counts this many times in the sum of the heads' losses, so the
+  // shared encoder gives the lemmas more (above 1) or less of its capacity.
+  float lemma_weight = 1.0f;
   // A model to add the morphology heads to: its network, vocabularies and UPOS/XPOS heads are
   // kept exactly as they are (frozen), and only the heads it lacks (FEATS, lemma) are learned,
   // from its encoder's vectors. The sizes, vectors, encoder and silver options do not apply.

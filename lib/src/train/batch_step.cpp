@@ -86,7 +86,10 @@ double accumulate_gradients(const Model& model, const std::vector<const Example*
   double loss = head_loss(output.upos_logits, targets[0], options, d_logits.upos) +
                 head_loss(output.xpos_logits, targets[1], options, d_logits.xpos);
   if (feats) loss += head_loss(output.feats_logits, targets[2], options, d_logits.feats);
-  if (lemma) loss += head_loss(output.lemma_logits, targets[3], options, d_logits.lemma);
+  if (lemma) {
+    loss += options.lemma_weight * head_loss(output.lemma_logits, targets[3], options, d_logits.lemma);
+    d_logits.lemma *= options.lemma_weight;
+  }
   if (options.morphology_heads_only) {
     nn::heads_backward(model.parameters, model.config, cache, d_logits, gradients,
                        /*morphology_only=*/true);

@@ -34,13 +34,14 @@ struct StepOptions {
   float dropout = 0.0f;
   float label_smoothing = 0.0f;
   float distillation_temperature = 1.0f;  // of Example::soft (nn::distillation_loss)
+  float lemma_weight = 1.0f;  // the lemma-rule head's loss counts this many times
   // Only the morphology heads train (sawtag train --base): the gradient stops at the heads,
   // and the encoder's and the UPOS/XPOS heads' gradients are left as they are.
   bool morphology_heads_only = false;
 };
 
-// Adds the gradient of the summed UPOS + XPOS (+ FEATS + lemma rule, where the model has those
-// heads) loss of every example (cross-entropy to the gold tags, or the distillation loss to the
+// Adds the gradient of the summed UPOS + XPOS (+ FEATS + lemma_weight x lemma rule, where the
+// model has those heads) loss of every example (cross-entropy to the gold tags, or the distillation loss to the
 // teacher's distributions) to `gradients` and returns
 // that loss. random[i] draws example i's dropout masks (one generator per example; unused
 // without dropout), so each sentence gets the masks it would get alone. `model` is only read.

@@ -466,6 +466,7 @@ Model train_model(const std::vector<Sentence>& train, const std::vector<Sentence
   step_options.dropout = options.dropout;
   step_options.label_smoothing = options.label_smoothing;
   step_options.distillation_temperature = options.distillation_temperature;
+  step_options.lemma_weight = options.lemma_weight;
   step_options.morphology_heads_only = heads_only;
 
   for (int epoch = state.epochs_done + 1; epoch <= options.epochs; ++epoch) {
