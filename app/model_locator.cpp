@@ -71,8 +71,10 @@ std::string locate_model(const std::string& model_option) {
                    "); pass -m MODEL or set SAWTAG_MODEL to a model file");
 }
 
-std::shared_ptr<const Model> load_located_model(const std::string& model_option) {
-  return std::make_shared<const Model>(load_model(locate_model(model_option), Int8WordTable::keep));
+std::shared_ptr<const Model> load_located_model(const std::string& model_option,
+                                                const TaskRunner& run_tasks) {
+  return std::make_shared<const Model>(
+      load_model(locate_model(model_option), Int8WordTable::keep, run_tasks));
 }
 
 }  // namespace sawtag::cli

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sawtag/model.hpp"
+#include "sawtag/task_runner.hpp"
 
 namespace sawtag::cli {
 
@@ -14,7 +15,9 @@ namespace sawtag::cli {
 // message lists the places tried and how to fix it).
 std::string locate_model(const std::string& model_option);
 
-// locate_model + load_model, for tagging: an int8 word embedding is kept as it is stored.
-std::shared_ptr<const Model> load_located_model(const std::string& model_option);
+// locate_model + load_model, for tagging: an int8 word embedding is kept as it is stored. The
+// model's parts are read as tasks of `run_tasks` (may be empty: in turn, on this thread).
+std::shared_ptr<const Model> load_located_model(const std::string& model_option,
+                                                const TaskRunner& run_tasks = {});
 
 }  // namespace sawtag::cli

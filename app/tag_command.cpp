@@ -185,12 +185,15 @@ void run_tag_command(TagCommandOptions options) {
   }
   if (options.output_dir.empty()) check_inputs_exist(options.inputs);
   refuse_overwriting(options, locate_model(options.model));
-  const Tagger tagger(load_located_model(options.model),
-                      options.float32 ? TagPrecision::float32 : TagPrecision::fastest);
-  choose_columns(options.tags, tagger.model(), options.session.output);
   // One thread tags on the main thread; more get a pool, and the main thread reads and writes.
+  // The pool first loads the model: an ensemble's taggers, the tensors and the networks are
+  // read and built as its tasks.
   std::unique_ptr<ThreadPool> pool;
   if (options.threads > 1) pool = std::make_unique<ThreadPool>(options.threads);
+  const TaskRunner run_tasks = tasks_of(pool.get());
+  const Tagger tagger(load_located_model(options.model, run_tasks),
+                      options.float32 ? TagPrecision::float32 : TagPrecision::fastest, run_tasks);
+  choose_columns(options.tags, tagger.model(), options.session.output);
 
   if (options.output_dir.empty()) {
     tag_into_one_output(tagger, options, pool.get());

@@ -102,4 +102,9 @@ void ThreadPool::work() {
   }
 }
 
+TaskRunner tasks_of(ThreadPool* pool) {
+  if (pool == nullptr) return {};
+  return [pool](std::vector<std::function<void()>> tasks) { pool->run_all(std::move(tasks)); };
+}
+
 }  // namespace sawtag::cli

@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "sawtag/task_runner.hpp"
+
 namespace sawtag::cli {
 
 class ThreadPool {
@@ -41,5 +43,9 @@ class ThreadPool {
   bool stopping_ = false;
   std::vector<std::thread> threads_;
 };
+
+// The library's TaskRunner (sawtag/task_runner.hpp) for `pool`: its run_all. Empty when `pool`
+// is nullptr (-j 1): the library then runs its tasks in turn.
+TaskRunner tasks_of(ThreadPool* pool);
 
 }  // namespace sawtag::cli

@@ -13,6 +13,7 @@
 #include "sawtag/config.hpp"
 #include "sawtag/parameters.hpp"
 #include "sawtag/quantized_rows.hpp"
+#include "sawtag/task_runner.hpp"
 #include "sawtag/vocabulary.hpp"
 
 namespace sawtag {
@@ -175,12 +176,16 @@ enum class TensorEncoding {
 };
 
 // Loads and fully validates a model file. Throws InputError when the file cannot be read and
-// ModelError naming the file and the problem otherwise.
-Model load_model(const std::string& path, Int8WordTable word_table = Int8WordTable::widen);
+// ModelError naming the file and the problem otherwise. With `run_tasks`, a learned tokenizer's
+// model, an ensemble's taggers and the tensors are read as tasks of it (on several threads): the
+// same model, and the same error for a bad file (the first in the file's order).
+Model load_model(const std::string& path, Int8WordTable word_table = Int8WordTable::widen,
+                 const TaskRunner& run_tasks = {});
 
 // The same from the file's text; `source_name` names it in messages.
 Model parse_model(std::string_view text, const std::string& source_name,
-                  Int8WordTable word_table = Int8WordTable::widen);
+                  Int8WordTable word_table = Int8WordTable::widen,
+                  const TaskRunner& run_tasks = {});
 
 // Moves a kept int8 word embedding (Model::word_embedding_int8) into
 // parameters.encoder.word_embedding as float32: the same floats Int8WordTable::widen loads, to

@@ -116,9 +116,10 @@ class Tagger {
   // embedding may be float32 or kept as int8 rows (load_model with Int8WordTable::keep, a
   // quarter of the memory): a row is widened when a word form is first seen, to the same floats,
   // so the output is the same either way. A model with further taggers (Model::ensemble) tags
-  // with the mean of their logits and its own.
+  // with the mean of their logits and its own. With `run_tasks`, the taggers' networks are
+  // built as tasks of it (on several threads): the same networks, the same errors.
   explicit Tagger(std::shared_ptr<const Model> model,
-                  TagPrecision precision = TagPrecision::fastest);
+                  TagPrecision precision = TagPrecision::fastest, const TaskRunner& run_tasks = {});
 
   TagResult tag(const std::vector<std::string>& words, const TagOptions& options = {}) const;
 

@@ -2,20 +2,40 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <exception>
+#include <functional>
+#include <utility>
 
+#include "infer/kernels.hpp"
 #include "sawtag/error.hpp"
+#include "threads/independent_tasks.hpp"
 
 namespace sawtag::infer {
 
-NetworkEnsemble::NetworkEnsemble(const Model& model, Precision precision) {
-  networks_.push_back(std::make_unique<const InferenceNetwork>(model, precision));
-  for (std::size_t m = 0; m < model.ensemble.size(); ++m) {
-    const Model& member = *model.ensemble[m];
-    if (!same_tag_sets(member, model)) {
-      throw ModelError("Tagger: tagger " + std::to_string(m + 2) +
+NetworkEnsemble::NetworkEnsemble(const Model& model, Precision precision,
+                                 const TaskRunner& run_tasks) {
+  // Each network is built by a task of its own; the errors are reported in the order a build
+  // in turn meets them (a tagger's tag sets are checked before its network is built).
+  const std::size_t count = 1 + model.ensemble.size();
+  std::vector<std::unique_ptr<const InferenceNetwork>> built(count);
+  std::vector<std::function<void()>> tasks;
+  for (std::size_t m = 0; m < count; ++m) {
+    tasks.push_back([&, m] {
+      const Model& tagger = m == 0 ? model : *model.ensemble[m - 1];
+      built[m] = std::make_unique<const InferenceNetwork>(tagger, precision);
+    });
+  }
+  // The CPU level may be chosen by timing its kernels on first use: chosen before the tasks,
+  // so that they cannot disturb the timing.
+  if (run_tasks) kernels();
+  const std::vector<std::exception_ptr> errors = run_independent(run_tasks, std::move(tasks));
+  for (std::size_t m = 0; m < count; ++m) {
+    if (m > 0 && !same_tag_sets(*model.ensemble[m - 1], model)) {
+      throw ModelError("Tagger: tagger " + std::to_string(m + 1) +
                        " of the ensemble has other tag sets than the first");
     }
-    networks_.push_back(std::make_unique<const InferenceNetwork>(member, precision));
+    rethrow_if_failed(errors, m);
+    networks_.push_back(std::move(built[m]));
   }
   max_window_ = networks_.front()->max_window();
   for (const auto& network : networks_) max_window_ = std::min(max_window_, network->max_window());

@@ -10,14 +10,16 @@
 
 #include "infer/inference_network.hpp"
 #include "sawtag/model.hpp"
+#include "sawtag/task_runner.hpp"
 
 namespace sawtag::infer {
 
 class NetworkEnsemble {
  public:
   // The networks of `model` and of each of model.ensemble, which must outlive this. Throws
-  // ModelError for a tagger whose tag sets differ from the model's.
-  NetworkEnsemble(const Model& model, Precision precision);
+  // ModelError for a tagger whose tag sets differ from the model's. With `run_tasks`, the
+  // networks are built as tasks of it (sawtag/task_runner.hpp).
+  NetworkEnsemble(const Model& model, Precision precision, const TaskRunner& run_tasks = {});
 
   // The shortest of the taggers' windows.
   int max_window() const { return max_window_; }

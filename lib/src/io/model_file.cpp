@@ -39,11 +39,13 @@ namespace sawtag {
 
 using model_file::ModelReader;
 
-Model parse_model(std::string_view text, const std::string& source_name, Int8WordTable word_table) {
-  return ModelReader(text, source_name, word_table).read();
+Model parse_model(std::string_view text, const std::string& source_name, Int8WordTable word_table,
+                  const TaskRunner& run_tasks) {
+  return ModelReader(text, source_name, word_table, {}, model_file::Document::file, run_tasks)
+      .read();
 }
 
-Model load_model(const std::string& path, Int8WordTable word_table) {
+Model load_model(const std::string& path, Int8WordTable word_table, const TaskRunner& run_tasks) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) {
     throw InputError(path + ": is a directory, not a model file");
@@ -56,7 +58,9 @@ Model load_model(const std::string& path, Int8WordTable word_table) {
   if (file.text().size() > model_file::kReleasePagesAbove) {
     release = [&file](std::string_view part) { file.release(part); };
   }
-  return ModelReader(file.text(), path, word_table, std::move(release)).read();
+  return ModelReader(file.text(), path, word_table, std::move(release), model_file::Document::file,
+                     run_tasks)
+      .read();
 }
 
 void save_model(const Model& model, const std::string& path, TensorEncoding encoding) {

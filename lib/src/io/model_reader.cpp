@@ -5,14 +5,21 @@
 #include "io/model_reader.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <variant>
+#include <vector>
 
+#include "io/decode_avx2.hpp"
 #include "io/model_file_format.hpp"
 #include "sawtag/error.hpp"
+#include "threads/independent_tasks.hpp"
 
 namespace sawtag::model_file {
 
@@ -62,12 +69,33 @@ Model ModelReader::read() {
   if (const Json* tokenizer = optional_member(current, "tokenizer", "")) {
     read_tokenizer(*tokenizer, model.tokenizer);
   }
-  if (const Json* learned = optional_member(current, "learned_tokenizer", "")) {
-    model.tokenizer.character_model = read_learned_tokenizer(*learned);
+  // The big parts, each independent of the others, are read as tasks (with run_tasks_, on
+  // several threads): a learned tokenizer's model, an ensemble's taggers, the tensors. Their
+  // errors are reported below, each where a read in turn reports it.
+  const Json* learned = optional_member(current, "learned_tokenizer", "");
+  const Json* ensemble = optional_member(current, "ensemble", "");
+  std::shared_ptr<const Model> character_model;
+  std::vector<Model> members(ensemble != nullptr && ensemble->is_array() ? ensemble->size() : 0);
+  std::vector<std::function<void()>> tasks;
+  if (learned != nullptr) {
+    tasks.push_back([&] { character_model = read_learned_tokenizer(*learned); });
   }
-  if (const Json* ensemble = optional_member(current, "ensemble", "")) {
-    read_ensemble(*ensemble, model);
+  const std::size_t first_member = tasks.size();
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    tasks.push_back([&, i] { members[i] = read_ensemble_member(*ensemble, i); });
   }
+  const std::size_t tensors_task = tasks.size();
+  tasks.push_back([&] { read_tensors(member(current, "tensors", ""), model); });
+  // The CPU level may be chosen by timing its kernels on first use (base64 decodes with it):
+  // chosen here, before the tasks, so that they cannot disturb the timing.
+  if (run_tasks_) decode_avx2::usable();
+  const std::vector<std::exception_ptr> errors = run_independent(run_tasks_, std::move(tasks));
+
+  if (learned != nullptr) {
+    rethrow_if_failed(errors, 0);
+    model.tokenizer.character_model = std::move(character_model);
+  }
+  if (ensemble != nullptr) add_ensemble(*ensemble, members, errors, first_member, model);
   if (const Json* training = optional_member(current, "training", "")) {
     read_training(*training, model.training);
   }
@@ -89,7 +117,7 @@ Model ModelReader::read() {
     if (!model.has_lemmas()) fail("lemma_deletions: the model has no tag_sets.lemma_rules");
     read_lemma_deletions(*deletions, model);
   }
-  read_tensors(member(current, "tensors", ""), model);
+  rethrow_if_failed(errors, tensors_task);
   if (deferred_words_ != nullptr) read_deferred_words(model);
   return model;
 }

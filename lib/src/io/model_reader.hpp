@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -30,6 +31,7 @@
 #include "io/model_file_limits.hpp"
 #include "io/model_strings.hpp"
 #include "sawtag/model.hpp"
+#include "sawtag/task_runner.hpp"
 
 namespace sawtag::model_file {
 
@@ -49,19 +51,22 @@ inline std::string quote(std::string_view text) {
 enum class Document {
   file,               // may have a learned tokenizer and an ensemble
   learned_tokenizer,  // a learned tokenizer's character model (read_learned_tokenizer)
-  ensemble_member,    // a further tagger of an ensemble (read_ensemble)
+  ensemble_member,    // a further tagger of an ensemble (read_ensemble_member)
 };
 
 class ModelReader {
  public:
   // `release` (may be empty) is given the parts of `text` the reader is done with.
+  // `run_tasks` (may be empty) runs the big parts' reads (ModelReader::read).
   ModelReader(std::string_view text, const std::string& source, Int8WordTable word_table,
-              json::Release release = {}, Document document = Document::file)
+              json::Release release = {}, Document document = Document::file,
+              TaskRunner run_tasks = {})
       : text_(text),
         source_(source),
         word_table_(word_table),
         release_(std::move(release)),
-        document_(document) {}
+        document_(document),
+        run_tasks_(std::move(run_tasks)) {}
 
   Model read();
 
@@ -149,7 +154,10 @@ class ModelReader {
 
   // ---- model_reader_nested_models.cpp: a learned tokenizer's model, an ensemble's taggers
   std::shared_ptr<const Model> read_learned_tokenizer(const Json& section) const;
-  void read_ensemble(const Json& section, Model& model) const;
+  Model read_ensemble_member(const Json& section, std::size_t i) const;
+  void add_ensemble(const Json& section, std::vector<Model>& members,
+                    const std::vector<std::exception_ptr>& errors, std::size_t first,
+                    Model& model) const;
 
   // ---- model_reader_tensors.cpp: the tensors, each checked and read
   void read_tensors(const Json& section, Model& model) const;
@@ -185,6 +193,7 @@ class ModelReader {
   Int8WordTable word_table_;
   json::Release release_;
   Document document_;
+  TaskRunner run_tasks_;
   std::optional<json::CutDocument> cut_;
   // The vocabulary's words, checked, to be read last (check_deferred_words), or nullptr.
   const json::CutDocument::Cut* deferred_words_ = nullptr;

@@ -156,7 +156,8 @@ void check_shapes(const Model& model) {
 
 }  // namespace
 
-Tagger::Tagger(std::shared_ptr<const Model> model, TagPrecision precision)
+Tagger::Tagger(std::shared_ptr<const Model> model, TagPrecision precision,
+               const TaskRunner& run_tasks)
     : model_(std::move(model)) {
   if (!model_) throw ModelError("Tagger: no model given");
   check_shapes(*model_);
@@ -166,8 +167,9 @@ Tagger::Tagger(std::shared_ptr<const Model> model, TagPrecision precision)
   }
   lemmas_ = std::make_shared<const LemmaChooser>(*model_);
   network_ = std::make_shared<const infer::NetworkEnsemble>(
-      *model_, precision == TagPrecision::float32 ? infer::Precision::float32
-                                                  : infer::Precision::reduced);
+      *model_,
+      precision == TagPrecision::float32 ? infer::Precision::float32 : infer::Precision::reduced,
+      run_tasks);
   infer::probe_network(*network_, *model_);  // before the self-tests: NaN is no tag to compare
   for (std::size_t t = 0; t < model_->self_tests.size(); ++t) {
     const SelfTest& test = model_->self_tests[t];
