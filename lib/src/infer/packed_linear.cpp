@@ -1,7 +1,9 @@
 #include "infer/packed_linear.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
+#include <memory>
 
 #include "sawtag/error.hpp"
 
@@ -23,25 +25,41 @@ PackedLinear::PackedLinear(const std::vector<const LinearParameters*>& parts, Pr
     out_ += static_cast<int>(part->weight.cols());
   }
   stride_ = round_up(std::max(out_, 1), kTileColumns);
-  weight_.assign(static_cast<std::size_t>(in_) * stride_, 0.0f);
+  const bool packs = precision == Precision::reduced && (kernels.code.linear_int8 != nullptr ||
+                                                         kernels.code.linear_bfloat16 != nullptr);
+  // W, [in, stride]: kept in weight_ for the float32 kernel; for a reduced-precision kernel, a
+  // buffer packed and dropped at once, never zero-filled first (each row is written whole:
+  // the parts side by side, then zeros).
+  const std::size_t count = static_cast<std::size_t>(in_) * stride_;
+  std::unique_ptr<float[]> unpacked;
+  float* weight = nullptr;
+  if (packs) {
+    unpacked.reset(new float[count]);
+    weight = unpacked.get();
+  } else {
+    weight_.resize(count);
+    weight = weight_.data();
+  }
+  for (int k = 0; k < in_; ++k) {
+    float* row = weight + static_cast<std::size_t>(k) * stride_;
+    for (const LinearParameters* part : parts) {
+      const auto cols = static_cast<std::size_t>(part->weight.cols());
+      row = std::copy_n(part->weight.data.data() + static_cast<std::size_t>(k) * cols, cols, row);
+    }
+    std::fill(row, weight + static_cast<std::size_t>(k + 1) * stride_, 0.0f);
+  }
   bias_.assign(static_cast<std::size_t>(stride_), 0.0f);
   int offset = 0;
   for (const LinearParameters* part : parts) {
     const int cols = static_cast<int>(part->weight.cols());
-    for (int k = 0; k < in_; ++k) {
-      std::copy_n(part->weight.data.data() + static_cast<std::size_t>(k) * cols, cols,
-                  weight_.data() + static_cast<std::size_t>(k) * stride_ + offset);
-    }
     std::copy_n(part->bias.data.data(), cols, bias_.data() + offset);
     offset += cols;
   }
-  if (precision != Precision::reduced) return;
+  if (!packs) return;
   if (kernels.code.linear_int8 != nullptr) {
-    int8_ = pack_int8(weight_.data(), in_, stride_);
-    weight_ = TensorData();
-  } else if (kernels.code.linear_bfloat16 != nullptr) {
-    bfloat16_ = pack_bfloat16(kernels, weight_.data(), in_, stride_);
-    weight_ = TensorData();
+    int8_ = pack_int8(weight, in_, stride_);
+  } else {
+    bfloat16_ = pack_bfloat16(kernels, weight, in_, stride_);
   }
 }
 

@@ -6,6 +6,10 @@
 #include <cstring>
 #include <system_error>
 
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
 #include "io/string_array.hpp"
 
 namespace sawtag::json {
@@ -21,6 +25,23 @@ bool is_number_char(char c) {
   return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
 bool is_letter(char c) { return c >= 'a' && c <= 'z'; }
+
+// Asks for huge pages under the whole 2 MiB pages of a buffer of `bytes` at `data`, when it has
+// at least two (Linux; a hint, which may be ignored): an ensemble tagger's document, unescaped
+// into a fresh buffer of several MB, then costs a few page faults instead of one every 4 KiB.
+void advise_huge_pages(char* data, std::size_t bytes) {
+#ifdef __linux__
+  constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
+  const auto begin = (reinterpret_cast<std::uintptr_t>(data) + kHugePage - 1) & ~(kHugePage - 1);
+  const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kHugePage - 1);
+  if (end >= begin + 2 * kHugePage) {
+    ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+  }
+#else
+  (void)data;
+  (void)bytes;
+#endif
+}
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -497,6 +518,7 @@ std::optional<double> json_number_value(std::string_view number) {
 std::optional<std::string> unescape(std::string_view raw, const Release& release) {
   std::string out;
   out.reserve(raw.size());
+  advise_huge_pages(out.data(), out.capacity());
   std::size_t at = 0;
   std::size_t released = 0;
   unsigned char smallest = 0xFF;  // of the characters copied as they are
