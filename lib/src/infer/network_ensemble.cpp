@@ -14,14 +14,18 @@ namespace sawtag::infer {
 
 NetworkEnsemble::NetworkEnsemble(const Model& model, Precision precision,
                                  const TaskRunner& run_tasks) {
-  // Each network is built by a task of its own; the errors are reported in the order a build
-  // in turn meets them (a tagger's tag sets are checked before its network is built).
+  // Each network is built by a task of its own, which first checks its tagger's tag sets; the
+  // errors are reported in the order a build in turn meets them.
   const std::size_t count = 1 + model.ensemble.size();
   std::vector<std::unique_ptr<const InferenceNetwork>> built(count);
   std::vector<std::function<void()>> tasks;
   for (std::size_t m = 0; m < count; ++m) {
     tasks.push_back([&, m] {
       const Model& tagger = m == 0 ? model : *model.ensemble[m - 1];
+      if (m > 0 && !same_tag_sets(tagger, model)) {
+        throw ModelError("Tagger: tagger " + std::to_string(m + 1) +
+                         " of the ensemble has other tag sets than the first");
+      }
       built[m] = std::make_unique<const InferenceNetwork>(tagger, precision);
     });
   }
@@ -30,10 +34,6 @@ NetworkEnsemble::NetworkEnsemble(const Model& model, Precision precision,
   if (run_tasks) kernels();
   const std::vector<std::exception_ptr> errors = run_independent(run_tasks, std::move(tasks));
   for (std::size_t m = 0; m < count; ++m) {
-    if (m > 0 && !same_tag_sets(*model.ensemble[m - 1], model)) {
-      throw ModelError("Tagger: tagger " + std::to_string(m + 1) +
-                       " of the ensemble has other tag sets than the first");
-    }
     rethrow_if_failed(errors, m);
     networks_.push_back(std::move(built[m]));
   }
