@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli_runner.hpp"
@@ -351,6 +352,7 @@ TEST_CASE("every level's layer norm, GELU and softmax equal their definitions", 
       softmax.scores = weights.data();
       softmax.n = kN;
       softmax.padded = kPadded;
+      softmax.rows = kN;
       softmax.scale = 3.0f;
       softmax.bias = with_bias ? bias.data() : nullptr;
       softmax.reach = kReach;
@@ -396,6 +398,7 @@ TEST_CASE("every level's softmax is defined for NaN and infinite scores", "[kern
     softmax.scores = weights.data();
     softmax.n = kN;
     softmax.padded = kPadded;
+    softmax.rows = kN;
     softmax.scale = 1.0f;
     infer::kernels_for(level).code.attention_weights(softmax);
     const auto weight = [&](int row, int column) {
@@ -412,6 +415,87 @@ TEST_CASE("every level's softmax is defined for NaN and infinite scores", "[kern
     }
     for (int row = 0; row < 5; ++row) {
       for (int j = kN; j < kPadded; ++j) REQUIRE(weight(row, j) == 0.0f);
+    }
+  }
+}
+
+// InferenceNetwork's last layer computes the attention of the query rows whose logits are
+// wanted alone (a long sentence's window owns only some of its words): under 64 words, where
+// these kernels run, each row must come out with the bits it has when all n rows run.
+TEST_CASE("every level's attention gives a query row its bits whichever rows run with it",
+          "[kernels]") {
+  std::mt19937 rng(31);
+  constexpr int kReach = 3;
+  const std::vector<float> bias = random_values(rng, 2 * kReach + 1);
+  for (const CpuLevel level : infer::supported_cpu_levels()) {
+    const infer::LevelKernels& code = infer::kernels_for(level).code;
+    // head_dim 16 and 32 take weighted_values' rows four at a time, 4 one at a time.
+    for (const int head_dim : {4, 16, 32}) {
+      for (const int n : {1, 6, 19, 63}) {
+        INFO("level " << infer::cpu_level_name(level) << ", head_dim " << head_dim << ", n " << n);
+        const int padded = (n + 15) / 16 * 16;
+        const int query_stride = head_dim + 3;
+        const std::vector<float> queries =
+            random_values(rng, static_cast<std::size_t>(n) * query_stride);
+        std::vector<float> keys_t = random_values(rng, static_cast<std::size_t>(head_dim) * padded);
+        for (int c = 0; c < head_dim; ++c) {
+          std::fill_n(keys_t.begin() + c * padded + n, padded - n, 0.0f);
+        }
+        const std::vector<float> values =
+            random_values(rng, static_cast<std::size_t>(n) * head_dim);
+        // Query rows [first, last) -> their attention weights [rows, padded] and outputs
+        // [rows, head_dim].
+        const auto attend = [&](int first, int last, std::vector<float>& weights,
+                                std::vector<float>& outputs) {
+          weights.assign(static_cast<std::size_t>(last - first) * padded, 0.0f);
+          outputs.assign(static_cast<std::size_t>(last - first) * head_dim, 0.0f);
+          infer::HeadCall call;
+          call.queries = queries.data() + first * query_stride;
+          call.query_stride = query_stride;
+          call.rows = last - first;
+          call.keys_t = keys_t.data();
+          call.values = values.data();
+          call.n = n;
+          call.padded = padded;
+          call.head_dim = head_dim;
+          call.scores = weights.data();
+          call.output = outputs.data();
+          call.output_stride = head_dim;
+          code.head_scores(call);
+          infer::SoftmaxCall softmax;
+          softmax.scores = weights.data();
+          softmax.n = n;
+          softmax.padded = padded;
+          softmax.first_row = first;
+          softmax.rows = last - first;
+          softmax.scale = 0.5f;
+          softmax.bias = bias.data();
+          softmax.reach = kReach;
+          code.attention_weights(softmax);
+          code.weighted_values(call);
+        };
+        std::vector<float> all_weights, all_outputs;
+        attend(0, n, all_weights, all_outputs);
+        const std::vector<std::pair<int, int>> ranges = {
+            {0, 1}, {n - 1, n}, {1, n}, {n / 3, n - n / 4}, {n / 2, n / 2 + 5}, {3, 12}};
+        for (const auto& [first, last] : ranges) {
+          if (first < 0 || last > n || first >= last) continue;
+          INFO("rows " << first << " to " << last);
+          std::vector<float> weights, outputs;
+          attend(first, last, weights, outputs);
+          for (int r = first; r < last; ++r) {
+            const auto row = static_cast<std::size_t>(r - first);
+            for (int j = 0; j < padded; ++j) {
+              REQUIRE(weights[row * padded + j] ==
+                      all_weights[static_cast<std::size_t>(r) * padded + j]);
+            }
+            for (int c = 0; c < head_dim; ++c) {
+              REQUIRE(outputs[row * head_dim + c] ==
+                      all_outputs[static_cast<std::size_t>(r) * head_dim + c]);
+            }
+          }
+        }
+      }
     }
   }
 }

@@ -42,8 +42,8 @@ void head_scores(const Kernels& kernels, const HeadCall& call) {
     kernels.code.head_scores(call);
     return;
   }
-  StridedMutableMap(call.scores, call.n, call.n, Eigen::OuterStride<>(call.padded)).noalias() =
-      StridedMap(call.queries, call.n, call.head_dim, Eigen::OuterStride<>(call.query_stride)) *
+  StridedMutableMap(call.scores, call.rows, call.n, Eigen::OuterStride<>(call.padded)).noalias() =
+      StridedMap(call.queries, call.rows, call.head_dim, Eigen::OuterStride<>(call.query_stride)) *
       StridedMap(call.keys_t, call.head_dim, call.n, Eigen::OuterStride<>(call.padded));
 }
 
@@ -52,9 +52,9 @@ void weighted_values(const Kernels& kernels, const HeadCall& call) {
     kernels.code.weighted_values(call);
     return;
   }
-  StridedMutableMap(call.output, call.n, call.head_dim, Eigen::OuterStride<>(call.output_stride))
+  StridedMutableMap(call.output, call.rows, call.head_dim, Eigen::OuterStride<>(call.output_stride))
       .noalias() =
-      StridedMap(call.scores, call.n, call.n, Eigen::OuterStride<>(call.padded)) *
+      StridedMap(call.scores, call.rows, call.n, Eigen::OuterStride<>(call.padded)) *
       StridedMap(call.values, call.n, call.head_dim, Eigen::OuterStride<>(call.head_dim));
 }
 

@@ -16,10 +16,10 @@ int padded_length(int n);
 void copy_keys_and_values(const float* keys, const float* values, int stride, int n, int head_dim,
                           int padded, float* keys_t, float* values_out);
 
-// call.scores[i][j] = q_i . k_j for i, j < n.
+// call.scores[i][j] = q_i . k_j for i < call.rows, j < n.
 void head_scores(const Kernels& kernels, const HeadCall& call);
 
-// call.output[i] = sum_j scores[i][j] values[j] for i < n.
+// call.output[i] = sum_j scores[i][j] values[j] for i < call.rows, j < n.
 void weighted_values(const Kernels& kernels, const HeadCall& call);
 
 }  // namespace sawtag::infer

@@ -421,6 +421,7 @@ void InferenceNetwork::attend(const Layer& layer, int layer_index, const Window&
     HeadCall call;
     call.queries = queries;
     call.query_stride = stride;
+    call.rows = n;
     call.keys_t = work.keys_t.data();
     call.values = work.values.data();
     call.n = n;
@@ -439,6 +440,7 @@ void InferenceNetwork::attend(const Layer& layer, int layer_index, const Window&
     softmax.scores = work.scores.data();
     softmax.n = n;
     softmax.padded = padded;
+    softmax.rows = n;
     softmax.scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
     softmax.bias = bias;
     softmax.reach = config.max_relative_distance;

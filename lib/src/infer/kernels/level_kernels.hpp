@@ -52,7 +52,8 @@ struct LayerNormCall {
 // The longest window attention_weights takes (InferenceNetwork caps windows at this length).
 constexpr int kMaxAttentionWords = 1024;
 
-// One head's attention weights, in place: scores [n, padded] (row i at scores + i * padded)
+// One head's attention weights, in place, for `rows` of the window's n queries from query
+// first_row on: scores [rows, padded] (row r, query i = first_row + r, at scores + r * padded)
 // -> softmax(scale * scores + relative bias) over the first n columns of each row; columns
 // from n to padded become 0. bias: [2 reach + 1], bias[clamp(j - i, -reach, reach) + reach]
 // added to score (i, j); null for none.
@@ -60,24 +61,27 @@ struct SoftmaxCall {
   float* scores = nullptr;
   int n = 0;
   int padded = 0;
+  int first_row = 0;
+  int rows = 0;
   float scale = 1.0f;
   const float* bias = nullptr;
   int reach = 0;
 };
 
-// One head of attention over a window of n words, for windows under 64 words (longer ones use
-// Eigen's blocked products, head_attention.cpp). Score rows are `padded` floats apart (n
-// rounded up to 16).
+// One head of attention over a window of n words, for `rows` of its queries (all n, or some),
+// for windows under 64 words (longer ones use Eigen's blocked products, head_attention.cpp).
+// Score rows are `padded` floats apart (n rounded up to 16).
 struct HeadCall {
-  const float* queries = nullptr;  // [n, head_dim], rows query_stride apart
+  const float* queries = nullptr;  // [rows, head_dim], rows query_stride apart
   int query_stride = 0;
+  int rows = 0;
   const float* keys_t = nullptr;  // [head_dim, padded]: keys transposed, zero beyond n
   const float* values = nullptr;  // [n, head_dim]
   int n = 0;
   int padded = 0;
   int head_dim = 0;
-  float* scores = nullptr;  // [n, padded]
-  float* output = nullptr;  // [n, head_dim], rows output_stride apart
+  float* scores = nullptr;  // [rows, padded]
+  float* output = nullptr;  // [rows, head_dim], rows output_stride apart
   int output_stride = 0;
 };
 
@@ -96,9 +100,9 @@ struct LevelKernels {
   // with erf computed as Eigen does (the training code's function).
   void (*gelu)(float* values, int stride, int rows, int columns);
   void (*attention_weights)(const SoftmaxCall& call);
-  // scores[i][j] = q_i . k_j for i < n, j < padded.
+  // scores[i][j] = q_i . k_j for i < rows, j < padded.
   void (*head_scores)(const HeadCall& call);
-  // output[i] = sum_j scores[i][j] values[j] for i < n.
+  // output[i] = sum_j scores[i][j] values[j] for i < rows, j < n.
   void (*weighted_values)(const HeadCall& call);
   // Null where the level has no int8 products. Each row of x is scaled so that its largest
   // |value| becomes 127 and rounded to int8 into `scratch` (int8_scratch_size(rows, in)
