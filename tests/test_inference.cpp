@@ -7,6 +7,7 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "fixtures.hpp"
@@ -400,4 +401,89 @@ TEST_CASE("a kept int8 word table of the wrong size is refused by the Tagger", "
   auto model = std::make_shared<Model>(parse_model(text, "memory", Int8WordTable::keep));
   model->word_embedding_int8->scales.pop_back();
   CHECK_THROWS_WITH(Tagger(model), "Tagger: int8 word embedding scales: expected 12, actual 11");
+}
+
+// A long sentence's window owns only some of its words (infer/windows.hpp); the network
+// computes the last layer past its attention for those rows alone (and their queries alone in
+// windows under 64 words). Their logits must be the bits of the whole window's.
+TEST_CASE("a window's wanted rows get the logits the whole window gives them", "[infer]") {
+  ModelConfig config = testing::tiny_config();
+  config.d_model = 32;  // head_dim 16: the attention kernels take four query rows at a time
+  config.d_ff = 24;
+  config.max_sequence_length = 128;
+  const Model model = testing::make_random_model(config, 6, 0.3f);
+  std::mt19937 rng(12);
+  const std::vector<std::string> words = random_sentence(rng, 300);
+  // Windows under 64 words (the CPU level's attention loops) and from 64 on (Eigen's products).
+  std::vector<infer::Window> whole;
+  std::vector<infer::Window> owned;
+  for (const auto& [length, step] : std::vector<std::pair<int, int>>{
+           {32, 28}, {20, 7}, {63, 20}, {64, 32}, {128, 64}, {100, 90}}) {
+    const infer::WindowPlan plan = infer::plan_windows(300, 128, length, step);
+    for (std::size_t w = 0; w < plan.starts.size(); ++w) {
+      const infer::Window window{&words, plan.starts[w], plan.length, nullptr};
+      whole.push_back(window);
+      const infer::WordRange range = infer::owned_words(plan, static_cast<int>(w));
+      REQUIRE(range.last > range.first);
+      owned.push_back(window);
+      owned.back().unwanted_before = range.first - window.first;
+      owned.back().unwanted_after = window.first + window.count - range.last;
+    }
+  }
+  // One wanted row at either end, none, and the last rows of a long window.
+  for (const auto& [count, before, after] :
+       std::vector<std::tuple<int, int, int>>{{30, 0, 29}, {30, 29, 0}, {17, 9, 8}, {90, 50, 0}}) {
+    const infer::Window window{&words, 11, count, nullptr};
+    whole.push_back(window);
+    owned.push_back(window);
+    owned.back().unwanted_before = before;
+    owned.back().unwanted_after = after;
+  }
+  for (const infer::CpuLevel level : infer::supported_cpu_levels()) {
+    const infer::Kernels kernels = infer::kernels_for(level);
+    for (const infer::Precision precision :
+         {infer::Precision::float32, infer::Precision::reduced}) {
+      INFO("level " << infer::cpu_level_name(level) << ", precision "
+                    << (precision == infer::Precision::float32 ? "float32" : "reduced"));
+      const infer::InferenceNetwork network(model, precision, kernels);
+      const auto columns = static_cast<std::size_t>(network.num_logits());
+      std::vector<float> all_logits;
+      std::vector<float> owned_logits;
+      network.forward(whole, all_logits);
+      network.forward(owned, owned_logits);
+      std::size_t all_row = 0;
+      std::size_t owned_row = 0;
+      for (const infer::Window& window : owned) {
+        all_row += static_cast<std::size_t>(window.unwanted_before);
+        for (int i = 0; i < window.wanted(); ++i, ++all_row, ++owned_row) {
+          for (std::size_t c = 0; c < columns; ++c) {
+            REQUIRE(owned_logits[owned_row * columns + c] == all_logits[all_row * columns + c]);
+          }
+        }
+        all_row += static_cast<std::size_t>(window.unwanted_after);
+      }
+      REQUIRE(owned_row * columns == owned_logits.size());
+      REQUIRE(all_row * columns == all_logits.size());
+    }
+  }
+}
+
+TEST_CASE("a window's wanted rows are checked", "[infer]") {
+  const Model model = testing::make_random_model();
+  const infer::InferenceNetwork network(model, infer::Precision::float32);
+  const std::vector<std::string> words = {"I", "saw", "a", "dog", "."};
+  std::vector<float> attention;
+  std::vector<float> logits;
+  for (const auto& [before, after, maps] : std::vector<std::tuple<int, int, bool>>{
+           {-1, 0, false}, {0, -1, false}, {3, 3, false}, {1, 0, true}}) {
+    infer::Window window{&words, 0, 5, maps ? &attention : nullptr};
+    window.unwanted_before = before;
+    window.unwanted_after = after;
+    CHECK_THROWS_WITH(network.forward({window}, logits),
+                      "InferenceNetwork: wanted rows out of the window, or attention of some rows");
+  }
+  infer::Window none{&words, 0, 5, nullptr};
+  none.unwanted_before = 5;
+  network.forward({none}, logits);
+  CHECK(logits.empty());
 }

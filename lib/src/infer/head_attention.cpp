@@ -23,6 +23,8 @@ constexpr int kMatrixProductWords = 64;
 
 int padded_length(int n) { return (n + kBlock - 1) / kBlock * kBlock; }
 
+bool computes_rows_alone(int n) { return n < kMatrixProductWords; }
+
 void copy_keys_and_values(const float* keys, const float* values, int stride, int n, int head_dim,
                           int padded, float* keys_t, float* values_out) {
   // Column by column of keys_t: its rows are written whole (and vectorise, with gathers where

@@ -90,6 +90,8 @@ InferenceNetwork::InferenceNetwork(const Model& model, Precision precision, cons
     throw ModelError("d_model " + std::to_string(config.d_model) +
                      " is not a multiple of num_heads " + std::to_string(config.num_heads));
   }
+  // The last layer is where the unwanted rows stop (Window::unwanted_before).
+  if (encoder.layers.empty()) throw ModelError("InferenceNetwork: a model without encoder layers");
   // The input rows are computed once per word form and cached, and the heads are small: both
   // stay float32. Precision only applies to the encoder layers, where the work is.
   input_projection_ = PackedLinear({&encoder.input_projection}, Precision::float32, kernels);
@@ -198,6 +200,10 @@ void InferenceNetwork::forward(const std::vector<Window>& windows, std::vector<f
   int rows = 0;
   for (const Window& window : windows) {
     if (window.count > max_window()) throw Error("InferenceNetwork: window too long");
+    if (window.unwanted_before < 0 || window.unwanted_after < 0 || window.wanted() < 0 ||
+        (window.attention != nullptr && window.wanted() != window.count)) {
+      throw Error("InferenceNetwork: wanted rows out of the window, or attention of some rows");
+    }
     rows += window.count;
   }
   const auto size = [rows](int width) { return static_cast<std::size_t>(rows) * width; };
@@ -212,11 +218,12 @@ void InferenceNetwork::forward(const std::vector<Window>& windows, std::vector<f
       ArrayMap(x, d) += ConstArrayMap(positions_.data() + static_cast<std::size_t>(i) * d, d);
     }
   }
+  int kept = rows;
   for (std::size_t l = 0; l < layers_.size(); ++l) {
-    run_layer(layers_[l], static_cast<int>(l), windows, rows, work);
+    kept = run_layer(layers_[l], static_cast<int>(l), windows, rows, work);
   }
-  logits.resize(size(num_logits()));
-  write_logits(rows, work, logits.data(), morphology);
+  logits.resize(static_cast<std::size_t>(kept) * num_logits());
+  write_logits(kept, work, logits.data(), morphology);
 }
 
 void InferenceNetwork::write_logits(int rows, Workspace& work, float* logits,
@@ -311,7 +318,12 @@ void InferenceNetwork::forward_masked(const std::vector<std::string>& words,
     work.normed.resize(size(width_));
     work.heads.resize(size(width_));
     work.projected.resize(std::max(work.projected.size(), size(qkv_stride)));
-    windows.assign(static_cast<std::size_t>(count), Window{&words, 0, n, nullptr});
+    Window window{&words, 0, n, nullptr};
+    if (one_word) {
+      window.unwanted_before = copies.only_word;
+      window.unwanted_after = n - 1 - copies.only_word;
+    }
+    windows.assign(static_cast<std::size_t>(count), window);
     for (int w = 0; w < count; ++w) {
       // -1: the sentence as it is; else the masked word.
       const int copy = first + w - (copies.with_sentence ? 1 : 0);
@@ -325,24 +337,11 @@ void InferenceNetwork::forward_masked(const std::vector<std::string>& words,
                     qkv_stride, work.projected.data() + to * qkv_stride);
       }
     }
-    const auto last = static_cast<int>(layers_.size()) - 1;
     int kept = rows;  // rows that go on
-    for (int l = 0; l <= last; ++l) {
-      const Layer& layer = layers_[static_cast<std::size_t>(l)];
+    for (std::size_t l = 0; l < layers_.size(); ++l) {
+      const Layer& layer = layers_[l];
       if (l > 0) project(layer, rows, work);
-      attend_windows(layer, l, windows, work);
-      if (l == last && one_word) {
-        // Row only_word of window w moves to row w (w <= w n + only_word: no row is
-        // overwritten before it is moved); the other rows' results would not be used.
-        kept = count;
-        for (int w = 0; w < count; ++w) {
-          const std::size_t from = static_cast<std::size_t>(w) * n + copies.only_word;
-          std::copy_n(work.x.data() + from * width_, width_,
-                      work.x.data() + static_cast<std::size_t>(w) * width_);
-          std::copy_n(work.heads.data() + from * width_, width_,
-                      work.heads.data() + static_cast<std::size_t>(w) * width_);
-        }
-      }
+      kept = attend_windows(layer, static_cast<int>(l), windows, work);
       after_attention(layer, kept, work);
     }
     write_logits(kept, work, logits.data() + static_cast<std::size_t>(first) * rows_out * columns);
@@ -358,22 +357,40 @@ void InferenceNetwork::project(const Layer& layer, int rows, Workspace& work) co
   layer.query_key_value.apply(work.normed.data(), width_, rows, work.projected.data());
 }
 
-// x += attention(LN_1(x)); x += FFN(LN_2(x)), for all rows of the batch at once.
-void InferenceNetwork::run_layer(const Layer& layer, int layer_index,
-                                 const std::vector<Window>& windows, int rows,
-                                 Workspace& work) const {
+// x += attention(LN_1(x)); x += FFN(LN_2(x)), for all rows of the batch at once (in the last
+// layer, past the attention, for the wanted rows alone).
+int InferenceNetwork::run_layer(const Layer& layer, int layer_index,
+                                const std::vector<Window>& windows, int rows,
+                                Workspace& work) const {
   project(layer, rows, work);
-  attend_windows(layer, layer_index, windows, work);
-  after_attention(layer, rows, work);
+  const int kept = attend_windows(layer, layer_index, windows, work);
+  after_attention(layer, kept, work);
+  return kept;
 }
 
-void InferenceNetwork::attend_windows(const Layer& layer, int layer_index,
-                                      const std::vector<Window>& windows, Workspace& work) const {
+int InferenceNetwork::attend_windows(const Layer& layer, int layer_index,
+                                     const std::vector<Window>& windows, Workspace& work) const {
+  const bool last = layer_index + 1 == static_cast<int>(layers_.size());
   int first_row = 0;
+  int kept = 0;
   for (const Window& window : windows) {
     attend(layer, layer_index, window, first_row, work);
+    const int from = first_row + (last ? window.unwanted_before : 0);
+    const int wanted = last ? window.wanted() : window.count;
+    // kept <= from: std::copy moves the rows up before any is overwritten. The next window's
+    // attention writes its own rows, past these.
+    if (from != kept) {
+      for (TensorData* buffer : {&work.x, &work.heads}) {
+        float* data = buffer->data();
+        std::copy(data + static_cast<std::size_t>(from) * width_,
+                  data + static_cast<std::size_t>(from + wanted) * width_,
+                  data + static_cast<std::size_t>(kept) * width_);
+      }
+    }
+    kept += wanted;
     first_row += window.count;
   }
+  return kept;
 }
 
 void InferenceNetwork::after_attention(const Layer& layer, int rows, Workspace& work) const {
@@ -400,7 +417,9 @@ void InferenceNetwork::after_attention(const Layer& layer, int rows, Workspace& 
            width_);
 }
 
-// Every head of one window: softmax(Q K^T / sqrt(d_k) + relative bias) V into work.heads.
+// Every head of one window: softmax(Q K^T / sqrt(d_k) + relative bias) V into work.heads,
+// row first_row + i for the window's row i: all rows, but in the last layer the wanted rows
+// alone where that gives them the same floats (computes_rows_alone).
 void InferenceNetwork::attend(const Layer& layer, int layer_index, const Window& window,
                               int first_row, Workspace& work) const {
   const ModelConfig& config = model_.config;
@@ -410,26 +429,29 @@ void InferenceNetwork::attend(const Layer& layer, int layer_index, const Window&
   const int padded = padded_length(n);  // row stride of keys_t and scores
   const int stride = layer.query_key_value.stride();
   const float* rows = work.projected.data() + static_cast<std::size_t>(first_row) * stride;
+  const bool wanted_only =
+      layer_index + 1 == static_cast<int>(layers_.size()) && computes_rows_alone(n);
+  const int first_query = wanted_only ? window.unwanted_before : 0;
+  const int queries = wanted_only ? window.wanted() : n;
   const int bias_width = 2 * config.max_relative_distance + 1;
   work.keys_t.assign(static_cast<std::size_t>(head_dim) * padded, 0.0f);
   work.values.resize(static_cast<std::size_t>(n) * head_dim);
   work.scores.resize(static_cast<std::size_t>(n) * padded);
   for (int head = 0; head < config.num_heads; ++head) {
-    const float* queries = rows + head * head_dim;
     copy_keys_and_values(rows + d + head * head_dim, rows + 2 * d + head * head_dim, stride, n,
                          head_dim, padded, work.keys_t.data(), work.values.data());
     HeadCall call;
-    call.queries = queries;
+    call.queries = rows + static_cast<std::size_t>(first_query) * stride + head * head_dim;
     call.query_stride = stride;
-    call.rows = n;
+    call.rows = queries;
     call.keys_t = work.keys_t.data();
     call.values = work.values.data();
     call.n = n;
     call.padded = padded;
     call.head_dim = head_dim;
     call.scores = work.scores.data();
-    call.output =
-        work.heads.data() + static_cast<std::size_t>(first_row) * width_ + head * head_dim;
+    call.output = work.heads.data() + static_cast<std::size_t>(first_row + first_query) * width_ +
+                  head * head_dim;
     call.output_stride = width_;
     head_scores(kernels_, call);
     const float* bias =
@@ -440,7 +462,8 @@ void InferenceNetwork::attend(const Layer& layer, int layer_index, const Window&
     softmax.scores = work.scores.data();
     softmax.n = n;
     softmax.padded = padded;
-    softmax.rows = n;
+    softmax.first_row = first_query;
+    softmax.rows = queries;
     softmax.scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
     softmax.bias = bias;
     softmax.reach = config.max_relative_distance;

@@ -23,8 +23,19 @@ struct Window {
   const std::vector<std::string>* words = nullptr;
   int first = 0;
   int count = 0;
-  // When set, receives every layer's and head's attention: [layers][heads][count][count].
+  // When set, receives every layer's and head's attention: [layers][heads][count][count]
+  // (every row's logits must then be wanted).
   std::vector<float>* attention = nullptr;
+  // The logits of rows [unwanted_before, count - unwanted_after) alone are wanted (of a long
+  // sentence's window, the words it owns: infer/windows.hpp). Every row runs through all
+  // layers but the last, whose keys and values are still every row's; its queries (all of
+  // them in a window of 64 words or more: head_attention.hpp, computes_rows_alone), attention
+  // output, feed-forward, final norm and heads run for the wanted rows alone, to the floats
+  // the whole window gives them.
+  int unwanted_before = 0;
+  int unwanted_after = 0;
+
+  int wanted() const { return count - unwanted_before - unwanted_after; }
 };
 
 // Which copies of a sentence InferenceNetwork::forward_masked runs: copy j has word j replaced
@@ -34,9 +45,8 @@ struct MaskedCopies {
   int last = 0;
   bool with_sentence = true;  // also the sentence as it is, before the copies
   int batch_words = 256;      // rows run through the layers at a time (as TagOptions's)
-  // When >= 0 (and with_sentence is false): the logits of this word of each copy only. Every
-  // row still runs through all layers but the last, whose attention output, feed-forward,
-  // final norm and heads run for this word's row alone (the others' would be thrown away).
+  // When >= 0 (and with_sentence is false): the logits of this word of each copy only, the
+  // copy's other rows unwanted (Window::unwanted_before and unwanted_after).
   int only_word = -1;
 };
 
@@ -57,9 +67,9 @@ class InferenceNetwork {
     return config.num_upos + config.num_xpos + config.num_feats + config.num_lemma_rules;
   }
 
-  // Runs the windows as one batch. logits receives sum(count) rows of num_logits() floats,
-  // the windows' words in order; without `morphology` the FEATS and lemma columns are 0 (their
-  // classifiers are skipped). Thread-safe.
+  // Runs the windows as one batch. logits receives sum(wanted()) rows of num_logits() floats,
+  // the windows' wanted words in order; without `morphology` the FEATS and lemma columns are 0
+  // (their classifiers are skipped). Thread-safe.
   void forward(const std::vector<Window>& windows, std::vector<float>& logits,
                bool morphology = true) const;
 
@@ -81,15 +91,18 @@ class InferenceNetwork {
   void input_rows(const std::vector<Window>& windows, Workspace& work) const;
   // work.projected = LN_1(x) [W_q W_k W_v] for the first `rows` rows of work.x.
   void project(const Layer& layer, int rows, Workspace& work) const;
-  void run_layer(const Layer& layer, int layer_index, const std::vector<Window>& windows, int rows,
-                 Workspace& work) const;
+  // x += attention(LN_1(x)); x += FFN(LN_2(x)) for the first `rows` rows of work.x; returns
+  // the rows that go on (attend_windows).
+  int run_layer(const Layer& layer, int layer_index, const std::vector<Window>& windows, int rows,
+                Workspace& work) const;
   // Final norm and heads of work.x's rows -> logits, rows of num_logits() floats (the
   // morphology columns 0 without `morphology`).
   void write_logits(int rows, Workspace& work, float* logits, bool morphology = true) const;
   // work.heads = every window's attention, once work.projected holds the rows' queries, keys
-  // and values.
-  void attend_windows(const Layer& layer, int layer_index, const std::vector<Window>& windows,
-                      Workspace& work) const;
+  // and values. Returns the rows that go on: all of them, but in the last layer the windows'
+  // wanted rows alone, moved up in work.x and work.heads to follow each other.
+  int attend_windows(const Layer& layer, int layer_index, const std::vector<Window>& windows,
+                     Workspace& work) const;
   // Once work.heads holds the heads' outputs of `rows` rows: x += attention output;
   // x += FFN(LN_2(x)).
   void after_attention(const Layer& layer, int rows, Workspace& work) const;

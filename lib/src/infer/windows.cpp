@@ -39,4 +39,12 @@ WindowPlan plan_windows(int num_words, int whole, int length, int step) {
   return plan;
 }
 
+WordRange owned_words(const WindowPlan& plan, int window) {
+  const auto words = plan.owner.begin() + plan.starts[static_cast<std::size_t>(window)];
+  const auto first = std::lower_bound(words, words + plan.length, window);
+  const auto last = std::upper_bound(first, words + plan.length, window);
+  return {static_cast<int>(first - plan.owner.begin()),
+          static_cast<int>(last - plan.owner.begin())};
+}
+
 }  // namespace sawtag::infer

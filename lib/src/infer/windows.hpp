@@ -23,6 +23,17 @@ struct WindowPlan {
 // whole, length and step >= 1.
 WindowPlan plan_windows(int num_words, int whole, int length, int step);
 
+// Words [first, last) of a sentence.
+struct WordRange {
+  int first = 0;
+  int last = 0;
+};
+
+// The words window `window` of `plan` owns: consecutive, since a word's owner never comes
+// before the previous word's, and within the window (an empty range too, were a window no
+// word's best).
+WordRange owned_words(const WindowPlan& plan, int window);
+
 // The longest sentence tagged whole (TagOptions::long_sentence): at most the model's window,
 // and all of it where attention maps are asked for, since a windowed sentence has none.
 inline int whole_sentence_words(int max_window, int long_sentence, bool capture_attention) {
