@@ -1,0 +1,150 @@
+#include "tagging/batch_tagger.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "infer/network_probe.hpp"
+#include "tagging/tagger_internals.hpp"
+
+namespace sawtag {
+
+namespace {
+
+// The k most likely tags, most likely first; ties keep tag order.
+std::vector<TagCandidate> top_candidates(const std::vector<float>& probabilities,
+                                         const Vocabulary& tags, int k) {
+  const int num_tags = static_cast<int>(probabilities.size());
+  k = std::min(k, num_tags);
+  std::vector<int> order(static_cast<std::size_t>(num_tags));
+  std::iota(order.begin(), order.end(), 0);
+  std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int a, int b) {
+    const float pa = probabilities[static_cast<std::size_t>(a)];
+    const float pb = probabilities[static_cast<std::size_t>(b)];
+    return pa > pb || (pa == pb && a < b);
+  });
+  std::vector<TagCandidate> candidates;
+  candidates.reserve(static_cast<std::size_t>(k));
+  for (int c = 0; c < k; ++c) {
+    const int tag = order[static_cast<std::size_t>(c)];
+    candidates.push_back({tags.at(tag), probabilities[static_cast<std::size_t>(tag)]});
+  }
+  return candidates;
+}
+
+// The most likely tag (the first on a tie), its calibrated probability, and the top k if asked.
+void choose_tag(const float* logits, const Vocabulary& tags, float temperature, int top_k,
+                std::string& tag, float& probability, std::vector<TagCandidate>& top,
+                std::vector<float>& probabilities) {
+  const int num_tags = static_cast<int>(tags.size());
+  tag_softmax(logits, num_tags, temperature, probabilities);
+  const auto best = std::max_element(probabilities.begin(), probabilities.end());
+  tag = tags.at(static_cast<int>(best - probabilities.begin()));
+  probability = *best;
+  if (top_k > 0) top = top_candidates(probabilities, tags, top_k);
+}
+
+// The most likely class of a row of logits (the first on a tie) and, when asked, its
+// calibrated probability: the morphology heads have hundreds of classes, and an exponential
+// for each would cost more than their products.
+int best_class(const float* logits, int count) {
+  return static_cast<int>(std::max_element(logits, logits + count) - logits);
+}
+
+float class_probability(const float* logits, int count, int chosen, float temperature) {
+  const float maximum = logits[best_class(logits, count)];
+  const float inverse_temperature = 1.0f / temperature;
+  float sum = 0.0f;
+  for (int c = 0; c < count; ++c) sum += std::exp((logits[c] - maximum) * inverse_temperature);
+  return std::exp((logits[chosen] - maximum) * inverse_temperature) / sum;
+}
+
+}  // namespace
+
+void BatchTagger::add(const std::vector<std::string>& words, std::size_t sentence) {
+  const auto n = static_cast<int>(words.size());
+  TagResult& result = results_[sentence];
+  result.words.resize(words.size());
+  const int whole = infer::whole_sentence_words(network_.max_window(), options_.long_sentence,
+                                                options_.capture_attention);
+  plans_[sentence] =
+      infer::plan_windows(n, whole, options_.long_sentence_window, options_.long_sentence_step);
+  const infer::WindowPlan& plan = plans_[sentence];
+  const bool capture = options_.capture_attention && plan.starts.size() == 1;
+  if (capture) {
+    AttentionMaps& maps = result.attention;
+    maps.num_layers = model_.config.num_layers;
+    maps.num_heads = model_.config.num_heads;
+    maps.num_words = n;
+  }
+  for (std::size_t w = 0; w < plan.starts.size(); ++w) {
+    if (rows_ + plan.length > options_.batch_words && !windows_.empty()) run();
+    windows_.push_back(infer::Window{&words, plan.starts[w], plan.length,
+                                     capture ? &result.attention.weights : nullptr});
+    owners_.push_back({sentence, static_cast<int>(w)});
+    rows_ += plan.length;
+  }
+}
+
+void BatchTagger::run() {
+  if (windows_.empty()) return;
+  network_.forward(windows_, logits_, options_.morphology);
+  const int columns = network_.num_logits();
+  const int num_upos = model_.config.num_upos;
+  const float* row = logits_.data();
+  for (std::size_t w = 0; w < windows_.size(); ++w) {
+    const auto [sentence, window] = owners_[w];
+    const infer::WindowPlan& plan = plans_[sentence];
+    for (int i = 0; i < windows_[w].count; ++i, row += columns) {
+      const int word = windows_[w].first + i;
+      if (plan.owner[static_cast<std::size_t>(word)] != window) continue;
+      WordTags& tags = results_[sentence].words[static_cast<std::size_t>(word)];
+      infer::require_finite_scores(row, columns);
+      const Calibration& calibration = model_.calibration;
+      choose_tag(row, model_.upos, calibration.upos_temperature, options_.top_k, tags.upos,
+                 tags.upos_probability, tags.upos_top, probabilities_);
+      choose_tag(row + num_upos, model_.xpos, calibration.xpos_temperature, options_.top_k,
+                 tags.xpos, tags.xpos_probability, tags.xpos_top, probabilities_);
+      const int num_xpos = model_.config.num_xpos;
+      if (options_.logits) {
+        tags.upos_logits.assign(row, row + num_upos);
+        tags.xpos_logits.assign(row + num_upos, row + num_upos + num_xpos);
+      }
+      if (!options_.morphology) continue;
+      const float* morphology = row + num_upos + num_xpos;
+      if (options_.logits) {
+        tags.feats_logits.assign(morphology, morphology + model_.config.num_feats);
+        tags.lemma_logits.assign(
+            morphology + model_.config.num_feats,
+            morphology + model_.config.num_feats + model_.config.num_lemma_rules);
+      }
+      if (model_.has_feats()) {
+        const int num_feats = model_.config.num_feats;
+        const int chosen = best_class(morphology, num_feats);
+        tags.feats = model_.feats.at(chosen);
+        if (options_.morphology_probabilities) {
+          tags.feats_probability =
+              class_probability(morphology, num_feats, chosen, calibration.feats_temperature);
+        }
+        morphology += num_feats;
+      }
+      if (model_.has_lemmas()) {
+        const int num_rules = model_.config.num_lemma_rules;
+        int rule = -1;
+        const std::string& form = (*windows_[w].words)[static_cast<std::size_t>(word)];
+        tags.lemma = lemmas_.choose(morphology, calibration.lemma_temperature, form, tags.upos,
+                                    tags.xpos, rule);
+        if (options_.morphology_probabilities) {
+          tags.lemma_probability = rule < 0 ? 0.0f
+                                            : class_probability(morphology, num_rules, rule,
+                                                                calibration.lemma_temperature);
+        }
+      }
+    }
+  }
+  windows_.clear();
+  owners_.clear();
+  rows_ = 0;
+}
+
+}  // namespace sawtag
