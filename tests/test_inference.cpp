@@ -185,6 +185,20 @@ TEST_CASE("windows cover every word, overlap, and give each word context on both
         REQUIRE(start + window - 1 - i >= std::min(n - 1 - i, (window - shrunk_step) / 2));
         REQUIRE((window - shrunk_step) / 2 >= context);
       }
+      // owned_words: each window's words are consecutive, within it, and the next window's
+      // follow them.
+      int next = 0;
+      for (std::size_t w = 0; w < plan.starts.size(); ++w) {
+        const infer::WordRange owned = infer::owned_words(plan, static_cast<int>(w));
+        REQUIRE(owned.first == next);
+        REQUIRE(owned.first >= plan.starts[w]);
+        REQUIRE(owned.last <= plan.starts[w] + window);
+        for (int i = owned.first; i < owned.last; ++i) {
+          REQUIRE(plan.owner[static_cast<std::size_t>(i)] == static_cast<int>(w));
+        }
+        next = owned.last;
+      }
+      REQUIRE(next == n);
     }
   }
 }

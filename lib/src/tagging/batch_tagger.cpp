@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "infer/network_probe.hpp"
+#include "tagging/lemma_choice.hpp"
 #include "tagging/tagger_internals.hpp"
 
 namespace sawtag {
@@ -61,15 +62,19 @@ float class_probability(const float* logits, int count, int chosen, float temper
 
 }  // namespace
 
-void BatchTagger::add(const std::vector<std::string>& words, std::size_t sentence) {
+BatchTagger::BatchTagger(const Tagger& tagger, const TagOptions& options)
+    : model_(tagger.model()),
+      network_(TaggerInternals::network(tagger)),
+      lemmas_(TaggerInternals::lemmas(tagger)),
+      options_(options) {}
+
+void BatchTagger::add(const std::vector<std::string>& words, TagResult& result) {
   const auto n = static_cast<int>(words.size());
-  TagResult& result = results_[sentence];
   result.words.resize(words.size());
   const int whole = infer::whole_sentence_words(network_.max_window(), options_.long_sentence,
                                                 options_.capture_attention);
-  plans_[sentence] =
+  const infer::WindowPlan plan =
       infer::plan_windows(n, whole, options_.long_sentence_window, options_.long_sentence_step);
-  const infer::WindowPlan& plan = plans_[sentence];
   const bool capture = options_.capture_attention && plan.starts.size() == 1;
   if (capture) {
     AttentionMaps& maps = result.attention;
@@ -78,73 +83,89 @@ void BatchTagger::add(const std::vector<std::string>& words, std::size_t sentenc
     maps.num_words = n;
   }
   for (std::size_t w = 0; w < plan.starts.size(); ++w) {
-    if (rows_ + plan.length > options_.batch_words && !windows_.empty()) run();
-    windows_.push_back(infer::Window{&words, plan.starts[w], plan.length,
-                                     capture ? &result.attention.weights : nullptr});
-    owners_.push_back({sentence, static_cast<int>(w)});
-    rows_ += plan.length;
+    push(words, plan, static_cast<int>(w), result, capture ? &result.attention.weights : nullptr);
   }
+}
+
+void BatchTagger::add_window(const std::vector<std::string>& words, const infer::WindowPlan& plan,
+                             int window, TagResult& result) {
+  push(words, plan, window, result, nullptr);
+}
+
+void BatchTagger::push(const std::vector<std::string>& words, const infer::WindowPlan& plan,
+                       int window, TagResult& result, std::vector<float>* attention) {
+  if (rows_ + plan.length > options_.batch_words && !windows_.empty()) run();
+  const int start = plan.starts[static_cast<std::size_t>(window)];
+  const infer::WordRange owned = infer::owned_words(plan, window);
+  infer::Window batch_window{&words, start, plan.length, attention};
+  batch_window.unwanted_before = owned.first - start;
+  batch_window.unwanted_after = start + plan.length - owned.last;
+  windows_.push_back(batch_window);
+  results_.push_back(&result);
+  rows_ += plan.length;
 }
 
 void BatchTagger::run() {
   if (windows_.empty()) return;
   network_.forward(windows_, logits_, options_.morphology);
   const int columns = network_.num_logits();
-  const int num_upos = model_.config.num_upos;
   const float* row = logits_.data();
   for (std::size_t w = 0; w < windows_.size(); ++w) {
-    const auto [sentence, window] = owners_[w];
-    const infer::WindowPlan& plan = plans_[sentence];
-    for (int i = 0; i < windows_[w].count; ++i, row += columns) {
-      const int word = windows_[w].first + i;
-      if (plan.owner[static_cast<std::size_t>(word)] != window) continue;
-      WordTags& tags = results_[sentence].words[static_cast<std::size_t>(word)];
-      infer::require_finite_scores(row, columns);
-      const Calibration& calibration = model_.calibration;
-      choose_tag(row, model_.upos, calibration.upos_temperature, options_.top_k, tags.upos,
-                 tags.upos_probability, tags.upos_top, probabilities_);
-      choose_tag(row + num_upos, model_.xpos, calibration.xpos_temperature, options_.top_k,
-                 tags.xpos, tags.xpos_probability, tags.xpos_top, probabilities_);
-      const int num_xpos = model_.config.num_xpos;
-      if (options_.logits) {
-        tags.upos_logits.assign(row, row + num_upos);
-        tags.xpos_logits.assign(row + num_upos, row + num_upos + num_xpos);
-      }
-      if (!options_.morphology) continue;
-      const float* morphology = row + num_upos + num_xpos;
-      if (options_.logits) {
-        tags.feats_logits.assign(morphology, morphology + model_.config.num_feats);
-        tags.lemma_logits.assign(
-            morphology + model_.config.num_feats,
-            morphology + model_.config.num_feats + model_.config.num_lemma_rules);
-      }
-      if (model_.has_feats()) {
-        const int num_feats = model_.config.num_feats;
-        const int chosen = best_class(morphology, num_feats);
-        tags.feats = model_.feats.at(chosen);
-        if (options_.morphology_probabilities) {
-          tags.feats_probability =
-              class_probability(morphology, num_feats, chosen, calibration.feats_temperature);
-        }
-        morphology += num_feats;
-      }
-      if (model_.has_lemmas()) {
-        const int num_rules = model_.config.num_lemma_rules;
-        int rule = -1;
-        const std::string& form = (*windows_[w].words)[static_cast<std::size_t>(word)];
-        tags.lemma = lemmas_.choose(morphology, calibration.lemma_temperature, form, tags.upos,
-                                    tags.xpos, rule);
-        if (options_.morphology_probabilities) {
-          tags.lemma_probability = rule < 0 ? 0.0f
-                                            : class_probability(morphology, num_rules, rule,
-                                                                calibration.lemma_temperature);
-        }
-      }
+    const infer::Window& window = windows_[w];
+    for (int i = window.unwanted_before; i < window.count - window.unwanted_after;
+         ++i, row += columns) {
+      tag_word(row, w, window.first + i);
     }
   }
   windows_.clear();
-  owners_.clear();
+  results_.clear();
   rows_ = 0;
+}
+
+void BatchTagger::tag_word(const float* row, std::size_t w, int word) {
+  WordTags& tags = results_[w]->words[static_cast<std::size_t>(word)];
+  const int columns = network_.num_logits();
+  const int num_upos = model_.config.num_upos;
+  infer::require_finite_scores(row, columns);
+  const Calibration& calibration = model_.calibration;
+  choose_tag(row, model_.upos, calibration.upos_temperature, options_.top_k, tags.upos,
+             tags.upos_probability, tags.upos_top, probabilities_);
+  choose_tag(row + num_upos, model_.xpos, calibration.xpos_temperature, options_.top_k, tags.xpos,
+             tags.xpos_probability, tags.xpos_top, probabilities_);
+  const int num_xpos = model_.config.num_xpos;
+  if (options_.logits) {
+    tags.upos_logits.assign(row, row + num_upos);
+    tags.xpos_logits.assign(row + num_upos, row + num_upos + num_xpos);
+  }
+  if (!options_.morphology) return;
+  const float* morphology = row + num_upos + num_xpos;
+  if (options_.logits) {
+    tags.feats_logits.assign(morphology, morphology + model_.config.num_feats);
+    tags.lemma_logits.assign(morphology + model_.config.num_feats,
+                             morphology + model_.config.num_feats + model_.config.num_lemma_rules);
+  }
+  if (model_.has_feats()) {
+    const int num_feats = model_.config.num_feats;
+    const int chosen = best_class(morphology, num_feats);
+    tags.feats = model_.feats.at(chosen);
+    if (options_.morphology_probabilities) {
+      tags.feats_probability =
+          class_probability(morphology, num_feats, chosen, calibration.feats_temperature);
+    }
+    morphology += num_feats;
+  }
+  if (model_.has_lemmas()) {
+    const int num_rules = model_.config.num_lemma_rules;
+    int rule = -1;
+    const std::string& form = (*windows_[w].words)[static_cast<std::size_t>(word)];
+    tags.lemma =
+        lemmas_.choose(morphology, calibration.lemma_temperature, form, tags.upos, tags.xpos, rule);
+    if (options_.morphology_probabilities) {
+      tags.lemma_probability =
+          rule < 0 ? 0.0f
+                   : class_probability(morphology, num_rules, rule, calibration.lemma_temperature);
+    }
+  }
 }
 
 }  // namespace sawtag

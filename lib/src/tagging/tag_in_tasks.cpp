@@ -4,17 +4,16 @@
 #include <cstddef>
 
 #include "infer/windows.hpp"
+#include "tagging/batch_tagger.hpp"
 
 namespace sawtag {
 
 namespace {
 
-// A whole sentence (window < 0), or window `window` of a long one: its words [first,
-// first + count).
+// A whole sentence (window < 0), or window `window` of a long one; `count` words.
 struct Piece {
   std::size_t sentence = 0;
   int window = -1;
-  int first = 0;
   int count = 0;
 };
 
@@ -32,41 +31,31 @@ std::vector<TagResult> tag_in_tasks(const Tagger& tagger,
   for (std::size_t s = 0; s < sentences.size(); ++s) {
     const auto n = static_cast<int>(sentences[s].size());
     if (n <= whole) {
-      pieces.push_back(Piece{s, -1, 0, n});
+      pieces.push_back(Piece{s, -1, n});
       continue;
     }
     plans[s] =
         infer::plan_windows(n, whole, options.long_sentence_window, options.long_sentence_step);
     results[s].words.resize(sentences[s].size());  // before the tasks fill in their words
     for (std::size_t w = 0; w < plans[s].starts.size(); ++w) {
-      pieces.push_back(Piece{s, static_cast<int>(w), plans[s].starts[w], plans[s].length});
+      pieces.push_back(Piece{s, static_cast<int>(w), plans[s].length});
     }
   }
 
   // Each task writes whole results or the words its windows own: no two write the same.
   const auto tag_pieces = [&](std::size_t begin, std::size_t end) {
-    std::vector<std::vector<std::string>> batch;
-    batch.reserve(end - begin);
-    for (std::size_t p = begin; p < end; ++p) {
-      const std::vector<std::string>& words = sentences[pieces[p].sentence];
-      batch.emplace_back(words.begin() + pieces[p].first,
-                         words.begin() + pieces[p].first + pieces[p].count);
-    }
-    std::vector<TagResult> tagged = tagger.tag_batch(batch, options);
+    BatchTagger batch(tagger, options);
     for (std::size_t p = begin; p < end; ++p) {
       const Piece& piece = pieces[p];
-      TagResult& result = tagged[p - begin];
+      const std::vector<std::string>& words = sentences[piece.sentence];
+      TagResult& result = results[piece.sentence];
       if (piece.window < 0) {
-        results[piece.sentence] = std::move(result);
-        continue;
-      }
-      const infer::WindowPlan& plan = plans[piece.sentence];
-      for (int i = 0; i < piece.count; ++i) {
-        const auto word = static_cast<std::size_t>(piece.first + i);
-        if (plan.owner[word] != piece.window) continue;
-        results[piece.sentence].words[word] = std::move(result.words[static_cast<std::size_t>(i)]);
+        batch.add(words, result);
+      } else {
+        batch.add_window(words, plans[piece.sentence], piece.window, result);
       }
     }
+    batch.run();
   };
   std::vector<std::function<void()>> tasks;
   const auto batch_words = static_cast<std::size_t>(std::max(1, options.batch_words));

@@ -150,9 +150,8 @@ TagResult Tagger::tag(const std::vector<std::string>& words, const TagOptions& o
 std::vector<TagResult> Tagger::tag_batch(const std::vector<std::vector<std::string>>& sentences,
                                          const TagOptions& options) const {
   std::vector<TagResult> results(sentences.size());
-  BatchTagger batch(*model_, *network_, *lemmas_, options, results);
-  batch.reserve(sentences.size());
-  for (std::size_t s = 0; s < sentences.size(); ++s) batch.add(sentences[s], s);
+  BatchTagger batch(*this, options);
+  for (std::size_t s = 0; s < sentences.size(); ++s) batch.add(sentences[s], results[s]);
   batch.run();
   return results;
 }

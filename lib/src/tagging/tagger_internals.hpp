@@ -1,5 +1,5 @@
 // What the library's own code (explain/explanation.cpp, tagging/ensemble.cpp,
-// train/teacher_distributions.cpp) needs of a Tagger
+// tagging/batch_tagger.cpp, train/teacher_distributions.cpp) needs of a Tagger
 // beyond its public API: the network, to run a sentence's masked copies together, and the
 // softmax that turns logits into the probabilities Tagger reports, so that both give the same
 // floats.
@@ -14,6 +14,7 @@ namespace sawtag {
 
 struct TaggerInternals {
   static const infer::NetworkEnsemble& network(const Tagger& tagger) { return *tagger.network_; }
+  static const LemmaChooser& lemmas(const Tagger& tagger) { return *tagger.lemmas_; }
 };
 
 // softmax(logits / temperature) ([num_tags]) into `probabilities`: the probabilities of
