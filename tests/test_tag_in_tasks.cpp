@@ -7,9 +7,11 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "fixtures.hpp"
+#include "infer/windows.hpp"
 #include "sawtag/tag_in_tasks.hpp"
 
 using namespace sawtag;
@@ -114,4 +116,38 @@ TEST_CASE("tag_in_tasks: run_tasks is called once, also with no sentences to tag
   CHECK(calls == 2);
   CHECK(tasks_seen > 1);
   require_same(tagger.tag_batch(sentences, TagOptions()), results);
+}
+
+TEST_CASE("tag_in_tasks: a long sentence's words get the bits of their window tagged whole",
+          "[tag_in_tasks]") {
+  // A window computes its last layer past the attention for the words it owns alone; windows
+  // of 32 words (the attention's row loops) and of 64 (Eigen's products).
+  const auto model = std::make_shared<Model>(testing::make_random_model());
+  const Tagger tagger(model);
+  const std::vector<std::string> words = words_of(500, 5);
+  for (const auto& [length, step] : std::vector<std::pair<int, int>>{{32, 28}, {64, 32}}) {
+    TagOptions options;
+    options.logits = true;
+    options.long_sentence_window = length;
+    options.long_sentence_step = step;
+    int tasks = 0;
+    const std::vector<TagResult> results =
+        tag_in_tasks(tagger, {words}, options, on_threads(2, tasks));
+    const infer::WindowPlan plan = infer::plan_windows(500, 64, length, step);
+    REQUIRE(plan.length == length);
+    for (std::size_t w = 0; w < plan.starts.size(); ++w) {
+      const auto first = words.begin() + plan.starts[w];
+      const TagResult alone = tagger.tag(std::vector<std::string>(first, first + length), options);
+      const infer::WordRange owned = infer::owned_words(plan, static_cast<int>(w));
+      for (int word = owned.first; word < owned.last; ++word) {
+        INFO("length " << length << ", word " << word);
+        const WordTags& got = results[0].words[static_cast<std::size_t>(word)];
+        const WordTags& want = alone.words[static_cast<std::size_t>(word - plan.starts[w])];
+        CHECK(got.upos_probability == want.upos_probability);
+        CHECK(got.xpos_probability == want.xpos_probability);
+        CHECK(got.upos_logits == want.upos_logits);
+        CHECK(got.xpos_logits == want.xpos_logits);
+      }
+    }
+  }
 }
