@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,7 +42,8 @@ void count_spellings(const std::vector<std::string>& text_paths, const LemmaCasi
     while (source.next(line)) {
       for (const Sentence& sentence : tokenizer.tokenize(line)) counter.add(sentence);
     }
-    sources += (sources.empty() ? "" : ", ") + text;
+    // File names alone, as the training record names every input.
+    sources += (sources.empty() ? "" : ", ") + std::filesystem::path(text).filename().string();
   }
   const std::vector<std::string> spellings = counter.usual_spellings(options);
   model.lemma_casing.clear();

@@ -201,7 +201,7 @@ TEST_CASE_METHOD(CliFixture, "sawtag lemma-tables adds the usual spellings to a 
     CHECK_THAT(result.err, Catch::Contains("1 usually written otherwise than in lower case"));
     CHECK(load_model(out).lemma_casing == "Kerala");
     const RunResult info = run_sawtag({"info", "-m", out});
-    CHECK_THAT(info.out, Catch::Contains("1 usual spellings"));
+    CHECK_THAT(info.out, Catch::Contains("1 usual spellings from text.txt ("));
   }
   SECTION("from stdin") {
     const RunResult result =
