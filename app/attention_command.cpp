@@ -31,19 +31,6 @@ struct AttentionCommandOptions {
   std::string output = "-";
 };
 
-// --layer, --head and --sentence count from 1: "0" -> "counted from 1: expected 1 or more".
-CLI::Validator counted_from_one() {
-  return CLI::Validator(
-      [](std::string& value) -> std::string {
-        try {
-          if (std::stoi(value) >= 1) return "";
-        } catch (const std::logic_error&) {
-        }
-        return "'" + value + "': counted from 1, expected 1 or more";
-      },
-      "N>=1");
-}
-
 // The sentences and what the tagger said about each.
 struct TaggedInput {
   std::vector<Sentence> sentences;
@@ -63,14 +50,7 @@ struct TaggedInput {
 
 // --layer and --head must exist in the model: a usage error (exit 2) otherwise.
 MapChoice map_choice(const AttentionCommandOptions& options, const ModelConfig& config) {
-  if (options.layer > config.num_layers) {
-    throw CLI::ValidationError("--layer", std::to_string(options.layer) + ": the model has " +
-                                              std::to_string(config.num_layers) + " layers");
-  }
-  if (options.head > config.num_heads) {
-    throw CLI::ValidationError("--head", std::to_string(options.head) + ": the model has " +
-                                             std::to_string(config.num_heads) + " heads per layer");
-  }
+  check_layer_and_head(options.layer, options.head, config);
   return MapChoice{options.layer == 0 ? kLastLayer : options.layer - 1,
                    options.head == 0 ? kAverageOfHeads : options.head - 1};
 }
@@ -198,10 +178,11 @@ void add_attention_command(CLI::App& app) {
       "attention",
       "Show the attention weights of every layer and head: a heat map in the terminal, JSON, "
       "an HTML page or an SVG (`sawtag attention \"I saw a saw\" --html saw.html`)");
-  add_text_input_options(*command, options->input,
-                         "float32 matrix products even where int8 or bfloat16 ones (AVX512_VNNI, "
-                         "AVX512_BF16, AMX) are available, as for sawtag tag (the weights then do not depend on "
-                         "the CPU)");
+  add_text_input_options(
+      *command, options->input,
+      "float32 matrix products even where int8 or bfloat16 ones (AVX512_VNNI, "
+      "AVX512_BF16, AMX) are available, as for sawtag tag (the weights then do not depend on "
+      "the CPU)");
   command
       ->add_option("-f,--format", options->format,
                    "On stdout: text (a heat map, the default) or json (docs/attention-format.md); "

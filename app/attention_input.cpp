@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstddef>
+#include <stdexcept>
 #include <utility>
 
 #include "line_source.hpp"
@@ -49,6 +50,29 @@ std::vector<Sentence> split_lines(const std::string& text) {
 }
 
 }  // namespace
+
+CLI::Validator counted_from_one() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        try {
+          if (std::stoi(value) >= 1) return "";
+        } catch (const std::logic_error&) {
+        }
+        return "'" + value + "': counted from 1, expected 1 or more";
+      },
+      "N>=1");
+}
+
+void check_layer_and_head(int layer, int head, const ModelConfig& config) {
+  if (layer > config.num_layers) {
+    throw CLI::ValidationError("--layer", std::to_string(layer) + ": the model has " +
+                                              std::to_string(config.num_layers) + " layers");
+  }
+  if (head > config.num_heads) {
+    throw CLI::ValidationError("--head", std::to_string(head) + ": the model has " +
+                                             std::to_string(config.num_heads) + " heads per layer");
+  }
+}
 
 AttentionInputKind input_kind_named(const std::string& name) {
   return name == "tokenized" ? AttentionInputKind::tokenized : AttentionInputKind::raw;

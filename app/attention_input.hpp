@@ -13,7 +13,8 @@
 
 namespace CLI {
 class App;
-}
+class Validator;
+}  // namespace CLI
 
 namespace sawtag::cli {
 
@@ -37,6 +38,14 @@ std::vector<FileArgument> input_files(const TextInputOptions& options);
 
 // The precision `sawtag tag` uses with the same --float32, so both give the same numbers.
 TagPrecision tag_precision(const TextInputOptions& options);
+
+// A CLI11 check for an option counted from 1 (--layer, --head, --word, --sentence): "0" ->
+// "'0': counted from 1, expected 1 or more".
+CLI::Validator counted_from_one();
+
+// --layer and --head (counted from 1; 0: the command's default) must exist in a model of
+// `config`: CLI::ValidationError (a usage error, exit 2) otherwise.
+void check_layer_and_head(int layer, int head, const ModelConfig& config);
 
 enum class AttentionInputKind {
   raw,       // running text, through the model's tokenizer

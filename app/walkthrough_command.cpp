@@ -1,7 +1,6 @@
 #include "walkthrough_command.hpp"
 
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -29,30 +28,10 @@ struct WalkthroughCommandOptions {
   std::string output = "-";
 };
 
-// --layer, --head and --word count from 1: "0" -> "counted from 1: expected 1 or more".
-CLI::Validator counted_from_one() {
-  return CLI::Validator(
-      [](std::string& value) -> std::string {
-        try {
-          if (std::stoi(value) >= 1) return "";
-        } catch (const std::logic_error&) {
-        }
-        return "'" + value + "': counted from 1, expected 1 or more";
-      },
-      "N>=1");
-}
-
 // --layer and --head must exist in the model: a usage error (exit 2) otherwise.
 WalkthroughOptions walkthrough_options(const WalkthroughCommandOptions& options,
                                        const ModelConfig& config) {
-  if (options.layer > config.num_layers) {
-    throw CLI::ValidationError("--layer", std::to_string(options.layer) + ": the model has " +
-                                              std::to_string(config.num_layers) + " layers");
-  }
-  if (options.head > config.num_heads) {
-    throw CLI::ValidationError("--head", std::to_string(options.head) + ": the model has " +
-                                             std::to_string(config.num_heads) + " heads per layer");
-  }
+  check_layer_and_head(options.layer, options.head, config);
   WalkthroughOptions chosen;
   chosen.layer = options.layer == 0 ? kEveryLayer : options.layer - 1;
   chosen.head = options.head == 0 ? kEveryHead : options.head - 1;
@@ -122,9 +101,10 @@ void add_walkthrough_command(CLI::App& app) {
       "Show every step of self-attention (q, k, v, scores, softmax, heads, W^o) with the "
       "model's own numbers, for the first sentence of the text "
       "(`sawtag walkthrough \"I saw a saw\"`)");
-  add_text_input_options(*command, options->input,
-                         "Tag in float32 even where int8 or bfloat16 products (AVX512_VNNI, "
-                         "AVX512_BF16, AMX) are available, as sawtag tag --float32 (the steps are float32 always)");
+  add_text_input_options(
+      *command, options->input,
+      "Tag in float32 even where int8 or bfloat16 products (AVX512_VNNI, "
+      "AVX512_BF16, AMX) are available, as sawtag tag --float32 (the steps are float32 always)");
   command
       ->add_option("-f,--format", options->format,
                    "On stdout: text (the steps, the default) or json "
