@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "batch_output.hpp"
+#include "huge_page_heap.hpp"
 #include "model_locator.hpp"
 #include "overwrite_check.hpp"
 #include "sawtag/error.hpp"
@@ -185,6 +186,9 @@ void run_tag_command(TagCommandOptions options) {
   }
   if (options.output_dir.empty()) check_inputs_exist(options.inputs);
   refuse_overwriting(options, locate_model(options.model));
+  // Before any thread starts: the heap backed by 2 MiB pages, for the model's and the tagging's
+  // fresh memory.
+  use_huge_page_heap();
   // One thread tags on the main thread; more get a pool, and the main thread reads and writes.
   // The pool first loads the model: an ensemble's taggers, the tensors and the networks are
   // read and built as its tasks.

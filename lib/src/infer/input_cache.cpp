@@ -25,8 +25,9 @@ void InputCache::insert(std::string_view form, const float* row) const {
   Shard& shard = shard_of(form);
   const std::lock_guard<std::mutex> lock(shard.mutex);
   if (shard.index.size() >= shard_capacity_) return;
-  // Reserved whole at once (only pages written count as memory), so rows never move.
-  if (shard.rows.capacity() == 0) shard.rows.reserve(shard_capacity_ * width_);
+  // Grown as rows come, not reserved whole: in a heap of 2 MiB pages (app/huge_page_heap.hpp)
+  // the pages of a reserve that are never written would count as memory too. Rows are found
+  // by their offset, under the lock, so they may move.
   const auto [position, added] = shard.index.emplace(std::string(form), shard.rows.size());
   if (added) shard.rows.insert(shard.rows.end(), row, row + width_);
 }
