@@ -230,6 +230,55 @@ TEST_CASE("every level's linear kernels equal x W + b, the same bits for any row
   }
 }
 
+// pack_int8 one column at a time, as its contract says: each column scaled by 127 / its largest
+// |value|, rounded to nearest even, four k to a quad (k % 4 the byte); a zero column scale 1.
+infer::PackedInt8 pack_int8_reference(const std::vector<float>& weight, int in, int stride) {
+  infer::PackedInt8 packed;
+  packed.quads.assign(static_cast<std::size_t>((in + 3) / 4) * stride, 0u);
+  packed.scales.assign(static_cast<std::size_t>(stride), 1.0f);
+  packed.column_sums.assign(static_cast<std::size_t>(stride), 0);
+  for (int c = 0; c < stride; ++c) {
+    const auto at = [&](int k) { return weight[static_cast<std::size_t>(k) * stride + c]; };
+    float largest = 0.0f;
+    for (int k = 0; k < in; ++k) largest = std::max(largest, std::abs(at(k)));
+    if (largest > 0.0f) packed.scales[static_cast<std::size_t>(c)] = largest / 127.0f;
+    const float inverse = largest > 0.0f ? 127.0f / largest : 0.0f;
+    for (int k = 0; k < in; ++k) {
+      const auto q = static_cast<std::int32_t>(std::nearbyint(at(k) * inverse));
+      packed.column_sums[static_cast<std::size_t>(c)] += q;
+      packed.quads[static_cast<std::size_t>(k / 4) * stride + c] |=
+          static_cast<std::uint32_t>(static_cast<std::uint8_t>(static_cast<std::int8_t>(q)))
+          << (8 * (k % 4));
+    }
+  }
+  return packed;
+}
+
+TEST_CASE("pack_int8 gives every column's scale, rounded bytes and sum", "[kernels]") {
+  std::mt19937 rng(31);
+  // in: less than a quad, not a multiple of 4, the shipped models' 256.
+  for (const int in : {3, 77, 256}) {
+    INFO("in " << in);
+    constexpr int kStride = 48;
+    std::vector<float> weight = random_values(rng, static_cast<std::size_t>(in) * kStride);
+    for (int k = 0; k < in; ++k) weight[static_cast<std::size_t>(k) * kStride + 5] = 0.0f;
+    // Column 7: largest 127, so scaled by 1, and halfway values rounded to even: 63.5 -> 64,
+    // -2.5 -> -2. Its first quad holds k = 0, 1, 2: 127, -2 (0xfe), 64.
+    for (int k = 0; k < in; ++k) {
+      weight[static_cast<std::size_t>(k) * kStride + 7] = k % 2 == 0 ? 63.5f : -2.5f;
+    }
+    weight[7] = 127.0f;
+    const infer::PackedInt8 expected = pack_int8_reference(weight, in, kStride);
+    const infer::PackedInt8 actual = infer::pack_int8(weight.data(), in, kStride);
+    CHECK(actual.scales == expected.scales);
+    CHECK(actual.column_sums == expected.column_sums);
+    CHECK(actual.quads == expected.quads);
+    CHECK(actual.scales[5] == 1.0f);
+    CHECK(actual.scales[7] == 1.0f);
+    CHECK((actual.quads[7] & 0xffffffu) == 0x40fe7fu);
+  }
+}
+
 TEST_CASE("avxvnni: int8 products give the reference's bits (and avx512vnni's), float32 avx2's",
           "[kernels][avxvnni]") {
   if (!supports(CpuLevel::avxvnni)) {

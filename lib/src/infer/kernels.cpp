@@ -157,26 +157,36 @@ std::size_t bfloat16_scratch_size(int rows, int in) {
   return static_cast<std::size_t>(round_up(rows, 32)) * round_up(in, 32);
 }
 
+// Row by row, each step over all the columns at once: a column at a time would stride through W
+// (a cache line a value), which made packing a tenth of loading a model. The values are the same.
 PackedInt8 pack_int8(const float* weight, int in, int stride) {
+  const auto columns = static_cast<std::size_t>(stride);
+  const auto row_of = [&](int k) { return weight + static_cast<std::size_t>(k) * columns; };
+  std::vector<float> largest(columns, 0.0f);
+  for (int k = 0; k < in; ++k) {
+    const float* row = row_of(k);
+    for (std::size_t c = 0; c < columns; ++c) largest[c] = std::max(largest[c], std::abs(row[c]));
+  }
   PackedInt8 packed;
-  const int quads = (in + 3) / 4;
-  packed.quads.assign(static_cast<std::size_t>(quads) * stride, 0u);
-  packed.scales.assign(static_cast<std::size_t>(stride), 1.0f);
-  packed.column_sums.assign(static_cast<std::size_t>(stride), 0);
-  for (int c = 0; c < stride; ++c) {
-    float largest = 0.0f;
-    for (int k = 0; k < in; ++k) {
-      largest = std::max(largest, std::abs(weight[static_cast<std::size_t>(k) * stride + c]));
+  packed.scales.assign(columns, 1.0f);
+  std::vector<float> inverse(columns, 0.0f);
+  for (std::size_t c = 0; c < columns; ++c) {
+    if (largest[c] > 0.0f) {
+      packed.scales[c] = largest[c] / 127.0f;
+      inverse[c] = 127.0f / largest[c];
     }
-    if (largest > 0.0f) packed.scales[static_cast<std::size_t>(c)] = largest / 127.0f;
-    const float inverse = largest > 0.0f ? 127.0f / largest : 0.0f;
-    for (int k = 0; k < in; ++k) {
-      const auto q = static_cast<std::int32_t>(
-          std::nearbyint(weight[static_cast<std::size_t>(k) * stride + c] * inverse));
-      packed.column_sums[static_cast<std::size_t>(c)] += q;
-      packed.quads[static_cast<std::size_t>(k / 4) * stride + c] |=
-          static_cast<std::uint32_t>(static_cast<std::uint8_t>(static_cast<std::int8_t>(q)))
-          << (8 * (k % 4));
+  }
+  packed.quads.assign(static_cast<std::size_t>((in + 3) / 4) * columns, 0u);
+  packed.column_sums.assign(columns, 0);
+  for (int k = 0; k < in; ++k) {
+    const float* row = row_of(k);
+    std::uint32_t* quads = packed.quads.data() + static_cast<std::size_t>(k / 4) * columns;
+    const int shift = 8 * (k % 4);
+    for (std::size_t c = 0; c < columns; ++c) {
+      const auto q = static_cast<std::int32_t>(std::nearbyint(row[c] * inverse[c]));
+      packed.column_sums[c] += q;
+      quads[c] |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(static_cast<std::int8_t>(q)))
+                  << shift;
     }
   }
   return packed;
