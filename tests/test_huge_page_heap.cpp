@@ -15,14 +15,7 @@
 #include <vector>
 
 #include "huge_page_heap.hpp"
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SAWTAG_TEST_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SAWTAG_TEST_SANITIZED 1
-#endif
-#endif
+#include "sanitized.hpp"
 
 namespace {
 

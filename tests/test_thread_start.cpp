@@ -21,16 +21,9 @@
 
 #include "threads/helper_threads.hpp"
 #include "sawtag/error.hpp"
+#include "sanitized.hpp"
 #include "thread_pool.hpp"
 #include "train/on_threads.hpp"
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SAWTAG_TEST_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SAWTAG_TEST_SANITIZED 1
-#endif
-#endif
 
 namespace {
 
