@@ -188,7 +188,7 @@ void run_tag_command(TagCommandOptions options) {
   refuse_overwriting(options, locate_model(options.model));
   // Before any thread starts: the heap backed by 2 MiB pages, for the model's and the tagging's
   // fresh memory.
-  use_huge_page_heap();
+  if (options.threads <= kHugePageHeapMaxThreads) use_huge_page_heap();
   // One thread tags on the main thread; more get a pool, and the main thread reads and writes.
   // The pool first loads the model: an ensemble's taggers, the tensors and the networks are
   // read and built as its tasks.
