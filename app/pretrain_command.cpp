@@ -4,7 +4,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <memory>
+#include <string>
 
 #include <spdlog/spdlog.h>
 
@@ -90,7 +92,8 @@ void add_pretrain_command(CLI::App& app, const std::vector<std::string>& argumen
   ModelConfig& config = options.config;
   CLI::App* command = app.add_subcommand(
       "pretrain",
-      "Pre-train the encoder on raw text: hidden words predict their pre-trained vectors");
+      "Pre-train the encoder on raw text: hidden words predict their pre-trained vectors, or "
+      "pick themselves among other words by them");
   command->add_option("--text", options.text_path,
                       "Raw UTF-8 text, a paragraph per line (read again from the start when "
                       "the budget is larger)")
@@ -116,6 +119,16 @@ void add_pretrain_command(CLI::App& app, const std::vector<std::string>& argumen
   command->add_option("--max-time", arguments->max_minutes,
                       "Stop after this many minutes of training (0 = no limit)")
       ->capture_default_str()->check(CLI::NonNegativeNumber);
+  const std::map<std::string, PretrainObjective> objectives{{"vector", PretrainObjective::vector},
+                                                             {"word", PretrainObjective::word}};
+  command->add_option("--objective", options.objective,
+                      "What a hidden word's output learns: 'vector' (to predict the word's "
+                      "vector) or 'word' (to pick the word among --negatives random words and "
+                      "the step's hidden words, by their vectors)")
+      ->transform(CLI::CheckedTransformer(objectives))->default_str("vector");
+  command->add_option("--negatives", options.negatives,
+                      "Random words each hidden word is told apart from (--objective word)")
+      ->capture_default_str()->check(CLI::Range(1, 1000000));
   command->add_option("--mask-rate", options.mask_rate, "Share of words hidden")
       ->capture_default_str()->check(CLI::Range(0.01, 0.9));
   command->add_option("--batch-words", options.batch_words, "Words per optimiser step")

@@ -1,5 +1,6 @@
-// `sawtag pretrain`: the masked-vector objective's gradient, and pre-training on tiny text —
-// determinism, resuming, the budget, and fine-tuning from the encoder (`train --encoder`).
+// `sawtag pretrain`: the masked-vector and masked-word objectives' gradients, and pre-training
+// on tiny text — determinism, resuming, the budget, and fine-tuning from the encoder
+// (`train --encoder`).
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -7,6 +8,7 @@
 #include <cmath>
 #include <fstream>
 #include <iomanip>
+#include <numeric>
 #include <random>
 #include <sstream>
 #include <string>
@@ -108,59 +110,104 @@ TEST_CASE("masked words hide word and spelling, and only words with a vector", "
   CHECK(train::mask_words(again, 1e-9f, random, ids).size() == 1);
 }
 
-TEST_CASE("masked-vector loss: gradients against finite differences", "[pretraining]") {
-  std::mt19937_64 random(5);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  const auto fill = [&](nn::Matrix& matrix) {
+// An observer that keeps the loss of every step in `losses`.
+PretrainObserver losses_into(std::vector<double>& losses) {
+  PretrainObserver observer;
+  observer.on_progress = [&losses](const PretrainProgress& progress) {
+    losses.push_back(progress.loss);
+  };
+  return observer;
+}
+
+// A hidden-word loss's random inputs: encoder output [5, 6], a head [6 -> 4], hidden words at
+// rows 4, 0 and 2.
+struct LossProblem {
+  explicit LossProblem(std::uint64_t seed) : random(seed) {
+    encoded = random_matrix(5, 6);
+    head.weight = Tensor({6, 4});
+    head.bias = Tensor({4});
+    for (float& value : head.weight.data) value = uniform(random);
+    for (float& value : head.bias.data) value = uniform(random);
+  }
+  nn::Matrix random_matrix(Eigen::Index rows, Eigen::Index cols) {
+    nn::Matrix matrix(rows, cols);
     for (Eigen::Index i = 0; i < matrix.size(); ++i) matrix.data()[i] = uniform(random);
-  };
-  nn::Matrix encoded(5, 6);
-  nn::Matrix targets(3, 4);
-  fill(encoded);
-  fill(targets);
+    return matrix;
+  }
+
+  std::mt19937_64 random;
+  std::uniform_real_distribution<float> uniform{-1.0f, 1.0f};
+  nn::Matrix encoded;
   LinearParameters head;
-  head.weight = Tensor({6, 4});
-  head.bias = Tensor({4});
-  for (float& value : head.weight.data) value = uniform(random);
-  for (float& value : head.bias.data) value = uniform(random);
   const std::vector<int> rows = {4, 0, 2};
+};
+
+// `loss(scale, d_encoded, d_head)` returns the summed loss and, given d_encoded and d_head, adds
+// scale times its gradients into them: checked against central differences, by every input of
+// the encoder output and of the head.
+template <typename Loss>
+void check_gradients(LossProblem& problem, const Loss& loss) {
   const float scale = 0.5f;
-  const auto loss = [&] {
-    return scale * train::masked_vector_loss(head, encoded, rows, targets, 1.0f, nullptr, nullptr);
-  };
   nn::Matrix d_encoded = nn::Matrix::Zero(5, 6);
   LinearParameters d_head;
   d_head.weight = Tensor({6, 4});
   d_head.bias = Tensor({4});
-  train::masked_vector_loss(head, encoded, rows, targets, scale, &d_encoded, &d_head);
+  loss(scale, &d_encoded, &d_head);
   const auto check = [&](float* values, const float* analytic, std::size_t size) {
     for (std::size_t k = 0; k < size; ++k) {
       const float saved = values[k];
       values[k] = saved + 1e-3f;
-      const double plus = loss();
+      const double plus = scale * loss(1.0f, nullptr, nullptr);
       values[k] = saved - 1e-3f;
-      const double minus = loss();
+      const double minus = scale * loss(1.0f, nullptr, nullptr);
       values[k] = saved;
       INFO("element " << k);
       CHECK(analytic[k] == Approx((plus - minus) / 2e-3).margin(2e-3));
     }
   };
-  check(encoded.data(), d_encoded.data(), static_cast<std::size_t>(encoded.size()));
-  check(head.weight.data.data(), d_head.weight.data.data(), head.weight.data.size());
-  check(head.bias.data.data(), d_head.bias.data.data(), head.bias.data.size());
+  check(problem.encoded.data(), d_encoded.data(), static_cast<std::size_t>(d_encoded.size()));
+  check(problem.head.weight.data.data(), d_head.weight.data.data(), d_head.weight.data.size());
+  check(problem.head.bias.data.data(), d_head.bias.data.data(), d_head.bias.data.size());
   CHECK(d_encoded.row(1).isZero());  // a row no hidden word is in
+}
+
+TEST_CASE("masked-vector loss: gradients against finite differences", "[pretraining]") {
+  LossProblem problem(5);
+  const nn::Matrix targets = problem.random_matrix(3, 4);
+  check_gradients(problem, [&](float scale, nn::Matrix* d_encoded, LinearParameters* d_head) {
+    return train::masked_vector_loss(problem.head, problem.encoded, problem.rows, targets, scale,
+                                     d_encoded, d_head);
+  });
+}
+
+TEST_CASE("masked-word loss: the softmax's cross-entropy, and its gradients", "[pretraining]") {
+  LossProblem problem(6);
+  const nn::Matrix candidates = problem.random_matrix(7, 4);  // seven candidate words' vectors
+  const std::vector<int> columns = {3, 0, 3};  // two hidden words are the same word
+  const auto loss = [&](float scale, nn::Matrix* d_encoded, LinearParameters* d_head) {
+    return train::masked_word_loss(problem.head, problem.encoded, problem.rows, columns,
+                                   candidates, scale, d_encoded, d_head);
+  };
+  // The loss, computed here directly.
+  double expected = 0.0;
+  for (std::size_t k = 0; k < problem.rows.size(); ++k) {
+    const Eigen::VectorXf y =
+        nn::as_matrix(problem.head.weight).transpose() *
+            problem.encoded.row(problem.rows[k]).transpose() +
+        Eigen::Map<const Eigen::VectorXf>(problem.head.bias.data.data(), 4);
+    const Eigen::VectorXf logits = candidates * y;
+    expected += std::log(logits.array().exp().sum()) - logits(columns[k]);
+  }
+  CHECK(loss(1.0f, nullptr, nullptr) == Approx(expected).epsilon(1e-4));
+  check_gradients(problem, loss);
 }
 
 TEST_CASE("pretrain: learns, is deterministic, and resumes exactly", "[pretraining]") {
   const testing::TempDir scratch;
   PretrainOptions options = tiny_options(scratch);
   options.checkpoint_path = scratch.file("a.ckpt");
-  std::vector<double> losses;
-  PretrainObserver observer;
-  observer.on_progress = [&losses](const PretrainProgress& progress) {
-    losses.push_back(progress.loss);
-  };
-  const Model first = pretrain_encoder(options, observer);
+  std::vector<double> losses;  // of each step
+  const Model first = pretrain_encoder(options, losses_into(losses));
   CHECK(first.training.fields.at("kind") == "encoder");
   CHECK(std::stoll(first.training.fields.at("words")) >= options.max_words);
   CHECK(first.training.fields.at("vectors").find('/') == std::string::npos);
@@ -198,6 +245,52 @@ TEST_CASE("pretrain: learns, is deterministic, and resumes exactly", "[pretraini
           straight.parameters.encoder.layers[l].feed_forward.hidden.weight.data);
   }
   CHECK(serialize_model(resumed) == serialize_model(straight));
+}
+
+TEST_CASE("pretrain --objective word: learns, is deterministic, resumes only its own checkpoint",
+          "[pretraining]") {
+  const testing::TempDir scratch;
+  PretrainOptions options = tiny_options(scratch);
+  options.objective = PretrainObjective::word;
+  options.negatives = 5;
+  options.max_words = 20000;  // long enough for a 0.02 s budget to stop it on the way
+  options.checkpoint_path = scratch.file("word.ckpt");
+  std::vector<double> losses;  // of each step
+  const Model first = pretrain_encoder(options, losses_into(losses));
+  CHECK(first.training.fields.at("objective") == "masked-word");
+  REQUIRE(losses.size() >= 20);
+  // Over ten steps: the candidates change from step to step.
+  const auto ten_steps = [&losses](std::size_t from) {
+    return std::accumulate(losses.begin() + static_cast<std::ptrdiff_t>(from),
+                           losses.begin() + static_cast<std::ptrdiff_t>(from + 10), 0.0);
+  };
+  CHECK(ten_steps(losses.size() - 10) < ten_steps(0));
+  const Model again = pretrain_encoder(options);
+  CHECK(serialize_model(again) == serialize_model(first));
+  // Another objective is another encoder.
+  PretrainOptions vector_options = tiny_options(scratch);
+  vector_options.checkpoint_path = scratch.file("vector.ckpt");
+  const Model by_vector = pretrain_encoder(vector_options);
+  CHECK(by_vector.training.fields.at("objective") == "masked-vector");
+  CHECK(by_vector.parameters.encoder.layers[0].attention.query.weight.data !=
+        first.parameters.encoder.layers[0].attention.query.weight.data);
+
+  // Stopped and resumed: the same encoder as the uninterrupted run.
+  PretrainOptions stopped = options;
+  stopped.checkpoint_path = scratch.file("stopped-word.ckpt");
+  stopped.max_seconds = 0.02;
+  pretrain_encoder(stopped);
+  PretrainOptions resumed_options = options;
+  resumed_options.resume_path = stopped.checkpoint_path;
+  resumed_options.checkpoint_path = scratch.file("resumed-word.ckpt");
+  CHECK(serialize_model(pretrain_encoder(resumed_options)) == serialize_model(first));
+
+  // A checkpoint of one objective does not go on with the other.
+  PretrainOptions mismatched = vector_options;
+  mismatched.resume_path = options.checkpoint_path;
+  mismatched.checkpoint_path = scratch.file("mismatched.ckpt");
+  CHECK_THROWS_WITH(pretrain_encoder(mismatched),
+                    Catch::Matchers::Contains("is of --objective word, not vector"));
 }
 TEST_CASE("pretrain -> train --encoder: the encoder starts the fine-tuning", "[pretraining]") {
   const testing::TempDir scratch;

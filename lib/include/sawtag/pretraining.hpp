@@ -3,8 +3,10 @@
 //
 // Objective (lib/src/train/masked_vectors.hpp): about 15 % of the words of each sentence are
 // hidden from the encoder, word and spelling, and its output at each hidden word predicts the
-// word's pre-trained vector (cosine loss). The word embedding is those vectors, frozen, as the
-// frozen rows of a fine-tuned model are; the rest of the encoder learns.
+// word's pre-trained vector (cosine loss), or, with PretrainObjective::word, picks the word
+// among the step's hidden words and some random words by their vectors (softmax). The word
+// embedding is those vectors, frozen, as the frozen rows of a fine-tuned model are; the rest of
+// the encoder learns.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +18,11 @@
 
 namespace sawtag {
 
+enum class PretrainObjective {
+  vector,  // a hidden word's output predicts its vector: 1 - cosine
+  word,    // ... picks the word among candidates by their vectors: softmax cross-entropy
+};
+
 struct PretrainOptions {
   ModelConfig config;  // encoder sizes; word_dim must match the vectors
 
@@ -23,6 +30,10 @@ struct PretrainOptions {
   std::string vectors_path;   // word2vec/fastText text format: inputs and targets
   int max_vector_words = 100000;
 
+  PretrainObjective objective = PretrainObjective::vector;
+  // PretrainObjective::word: the words each hidden word is chosen among are the step's hidden
+  // words and this many drawn at random (uniformly) from the vectors' words.
+  int negatives = 2048;
   float mask_rate = 0.15f;
   int batch_words = 2048;  // words of text per optimiser step (whole lines)
   float learning_rate = 1e-3f;

@@ -40,13 +40,35 @@ std::vector<int> mask_words(std::vector<WordFeatures>& words, float rate, std::m
   return hidden;
 }
 
+namespace {
+
+// The hidden words' encoder rows, [hidden, d_model].
+nn::Matrix hidden_rows(const nn::Matrix& encoded, const std::vector<int>& rows) {
+  nn::Matrix inputs(static_cast<Eigen::Index>(rows.size()), encoded.cols());
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    inputs.row(static_cast<Eigen::Index>(k)) = encoded.row(rows[k]);
+  }
+  return inputs;
+}
+
+// Adds the head's gradient into d_head and the inputs' into the hidden words' rows of d_encoded.
+void backward_into(const LinearParameters& head, const nn::Matrix& inputs,
+                   const nn::Matrix& d_predicted, const std::vector<int>& rows,
+                   nn::Matrix& d_encoded, LinearParameters& d_head) {
+  const nn::Matrix d_inputs = nn::linear_backward(head, inputs, d_predicted, d_head);
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    d_encoded.row(rows[k]) += d_inputs.row(static_cast<Eigen::Index>(k));
+  }
+}
+
+}  // namespace
+
 double masked_vector_loss(const LinearParameters& head, const nn::Matrix& encoded,
                           const std::vector<int>& rows, const nn::Matrix& targets, float scale,
                           nn::Matrix* d_encoded, LinearParameters* d_head) {
   const auto hidden = static_cast<Eigen::Index>(rows.size());
   if (hidden == 0) return 0.0;
-  nn::Matrix inputs(hidden, encoded.cols());  // [hidden, d_model]
-  for (Eigen::Index k = 0; k < hidden; ++k) inputs.row(k) = encoded.row(rows[static_cast<std::size_t>(k)]);
+  const nn::Matrix inputs = hidden_rows(encoded, rows);  // [hidden, d_model]
   const nn::Matrix predicted = nn::linear_forward(head, inputs);  // [hidden, word_dim]
   double loss = 0.0;
   nn::Matrix d_predicted(hidden, predicted.cols());
@@ -63,11 +85,33 @@ double masked_vector_loss(const LinearParameters& head, const nn::Matrix& encode
             .matrix() *
         scale;
   }
+  if (d_encoded != nullptr) backward_into(head, inputs, d_predicted, rows, *d_encoded, *d_head);
+  return loss;
+}
+
+double masked_word_loss(const LinearParameters& head, const nn::Matrix& encoded,
+                        const std::vector<int>& rows, const std::vector<int>& columns,
+                        const nn::Matrix& candidates, float scale, nn::Matrix* d_encoded,
+                        LinearParameters* d_head) {
+  if (rows.empty()) return 0.0;
+  const nn::Matrix inputs = hidden_rows(encoded, rows);             // [hidden, d_model]
+  const nn::Matrix predicted = nn::linear_forward(head, inputs);      // [hidden, word_dim]
+  nn::Matrix logits = predicted * candidates.transpose();            // [hidden, candidates]
+  double loss = 0.0;
+  for (Eigen::Index k = 0; k < logits.rows(); ++k) {
+    auto row = logits.row(k);
+    const float highest = row.maxCoeff();
+    row.array() = (row.array() - highest).exp();
+    const double sum = static_cast<double>(row.sum());
+    const int column = columns[static_cast<std::size_t>(k)];
+    loss -= std::log(std::max(1e-30, static_cast<double>(row(column)) / sum));
+    // d loss / d logits = softmax - one-hot
+    row /= static_cast<float>(sum);
+    row(column) -= 1.0f;
+  }
   if (d_encoded != nullptr) {
-    const nn::Matrix d_inputs = nn::linear_backward(head, inputs, d_predicted, *d_head);
-    for (Eigen::Index k = 0; k < hidden; ++k) {
-      d_encoded->row(rows[static_cast<std::size_t>(k)]) += d_inputs.row(k);
-    }
+    const nn::Matrix d_predicted = (logits * candidates) * scale;
+    backward_into(head, inputs, d_predicted, rows, *d_encoded, *d_head);
   }
   return loss;
 }

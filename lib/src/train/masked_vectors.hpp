@@ -6,6 +6,10 @@
 // word must predict that word's vector through a linear head:
 //   y = h W + b            h: [d_model], W: [d_model, word_dim]
 //   loss = 1 - cos(y, v)   v: the word's pre-trained (fastText) vector
+// or, with the masked-word objective (PretrainObjective::word), must pick the word itself among a
+// step's candidates, scored through the same head against their vectors:
+//   logit_c = (h W + b) . v_c      c: the step's hidden words and `--negatives` random words
+//   loss = -log softmax(logits)_word
 // Regressing a fixed vector keeps the output as cheap as one small product per hidden word,
 // whatever the vocabulary's size (a softmax over 100,000 words would cost far more than the
 // encoder); the vectors already put words of similar use close together, so the encoder is taught
@@ -37,5 +41,13 @@ std::vector<int> mask_words(std::vector<WordFeatures>& words, float rate, std::m
 double masked_vector_loss(const LinearParameters& head, const nn::Matrix& encoded,
                           const std::vector<int>& rows, const nn::Matrix& targets, float scale,
                           nn::Matrix* d_encoded, LinearParameters* d_head);
+
+// The masked-word loss: as masked_vector_loss, but hidden word k must pick column columns[k] of
+// `candidates` ([candidate words, word_dim], their vectors) by a softmax over
+// (encoded W + b) candidates^T. Returns the summed loss of the hidden words.
+double masked_word_loss(const LinearParameters& head, const nn::Matrix& encoded,
+                        const std::vector<int>& rows, const std::vector<int>& columns,
+                        const nn::Matrix& candidates, float scale, nn::Matrix* d_encoded,
+                        LinearParameters* d_head);
 
 }  // namespace sawtag::train

@@ -1,4 +1,5 @@
-// `sawtag pretrain`: the masked-vector objective (train/masked_vectors.hpp) over raw text.
+// `sawtag pretrain`: the masked-vector and masked-word objectives (train/masked_vectors.hpp)
+// over raw text.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -10,6 +11,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "nn/network.hpp"
 #include "sawtag/error.hpp"
@@ -30,13 +32,21 @@ namespace sawtag {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr const char* kMagic = "sawtag-pretrain-checkpoint 1";
+// Version 2 adds the objective; a version 1 checkpoint is of the masked-vector objective.
+constexpr const char* kMagic = "sawtag-pretrain-checkpoint 2";
+constexpr const char* kMagicVersion1 = "sawtag-pretrain-checkpoint 1";
 // Seed purposes (train/derive_seed.hpp), apart from the trainer's.
 constexpr std::uint64_t kInitialWeights = 100;
 constexpr std::uint64_t kSentenceMasks = 101;
+constexpr std::uint64_t kCandidateWords = 102;
+
+const char* objective_name(PretrainObjective objective) {
+  return objective == PretrainObjective::word ? "word" : "vector";
+}
 
 // Everything a stopped run needs to continue exactly.
 struct PretrainState {
+  PretrainObjective objective = PretrainObjective::vector;
   Model model;
   LinearParameters head;  // [d_model, word_dim]
   Parameters first_moments;
@@ -91,7 +101,8 @@ void save_state(const PretrainState& state, const std::string& path) {
         << "steps " << state.steps << '\n'
         << "words_done " << state.words_done << '\n'
         << "lines_done " << state.lines_done << '\n'
-        << "sentences_done " << state.sentences_done << '\n';
+        << "sentences_done " << state.sentences_done << '\n'
+        << "objective " << objective_name(state.objective) << '\n';
     const ModelConfig& config = state.model.config;
     train::write_blob(out, "model", serialize_model(state.model));
     train::write_blob(out, "first_moments", train::parameter_bytes(state.first_moments, config));
@@ -113,7 +124,7 @@ PretrainState load_state(const std::string& path) {
   if (!in) throw InputError(path + ": cannot open the checkpoint");
   std::string magic;
   std::getline(in, magic);
-  if (magic != kMagic) {
+  if (magic != kMagic && magic != kMagicVersion1) {
     throw InputError(path + ": not a sawtag pre-training checkpoint (expected '" +
                      std::string(kMagic) + "')");
   }
@@ -128,6 +139,13 @@ PretrainState load_state(const std::string& path) {
   read_counter("words_done", state.words_done);
   read_counter("lines_done", state.lines_done);
   read_counter("sentences_done", state.sentences_done);
+  if (magic == kMagic) {
+    std::string name;
+    if (!(in >> key >> name) || key != "objective" || (name != "vector" && name != "word")) {
+      throw InputError(path + ": damaged checkpoint: expected 'objective vector' or 'objective word'");
+    }
+    state.objective = name == "word" ? PretrainObjective::word : PretrainObjective::vector;
+  }
   in.get();
   state.model = parse_model(train::read_blob(in, "model", path), path + " (model)");
   const ModelConfig& config = state.model.config;
@@ -222,13 +240,42 @@ struct MaskedSentence {
   std::vector<WordFeatures> words;  // hidden words already replaced
   std::vector<int> hidden;          // positions
   std::vector<int> hidden_ids;      // their word ids
+  std::vector<int> hidden_columns;  // PretrainObjective::word: their columns of the candidates
   std::uint64_t seed = 0;           // for the dropout masks
 };
 
+// The words a step's hidden words are chosen among (PretrainObjective::word): the hidden words,
+// then `negatives` words drawn uniformly from the vocabulary (row 0, the unknown word, never),
+// each once. Sets every sentence's hidden_columns; returns the candidates' word ids.
+std::vector<int> candidate_words(std::vector<MaskedSentence>& sentences, int vocabulary_size,
+                                 int negatives, std::mt19937_64& random,
+                                 std::vector<int>& column_of_word) {
+  std::vector<int> candidates;
+  const auto column = [&](int word) {
+    int& found = column_of_word[static_cast<std::size_t>(word)];
+    if (found < 0) {
+      found = static_cast<int>(candidates.size());
+      candidates.push_back(word);
+    }
+    return found;
+  };
+  for (MaskedSentence& sentence : sentences) {
+    sentence.hidden_columns.clear();
+    for (int word : sentence.hidden_ids) sentence.hidden_columns.push_back(column(word));
+  }
+  if (vocabulary_size > 1) {
+    std::uniform_int_distribution<int> pick(1, vocabulary_size - 1);
+    for (int i = 0; i < negatives; ++i) column(pick(random));
+  }
+  for (int word : candidates) column_of_word[static_cast<std::size_t>(word)] = -1;
+  return candidates;
+}
+
 // Adds the gradient of one thread's share of a step into `gradients` and `head_gradient`.
+// `candidates` ([candidate words, word_dim]) for PretrainObjective::word, else null.
 double share_gradients(const PretrainState& state, const std::vector<const MaskedSentence*>& share,
-                       float dropout, float scale, Parameters& gradients,
-                       LinearParameters& head_gradient) {
+                       const nn::Matrix* candidates, float dropout, float scale,
+                       Parameters& gradients, LinearParameters& head_gradient) {
   const Model& model = state.model;
   std::vector<WordFeatures> words;
   std::vector<int> lengths;
@@ -242,7 +289,7 @@ double share_gradients(const PretrainState& state, const std::vector<const Maske
     lengths.push_back(static_cast<int>(sentence->words.size()));
     for (std::size_t k = 0; k < sentence->hidden.size(); ++k) {
       rows.push_back(offset + sentence->hidden[k]);
-      ids.push_back(sentence->hidden_ids[k]);
+      ids.push_back(candidates != nullptr ? sentence->hidden_columns[k] : sentence->hidden_ids[k]);
     }
     generators.emplace_back(sentence->seed);
   }
@@ -254,14 +301,20 @@ double share_gradients(const PretrainState& state, const std::vector<const Maske
   nn::EncoderCache cache;
   const nn::Matrix encoded = nn::encoder_forward(model.parameters.encoder, model.config, words,
                                                  segments, options, &cache, nullptr);
-  const nn::ConstMatrixMap table = nn::as_matrix(model.parameters.encoder.word_embedding);
-  nn::Matrix targets(static_cast<Eigen::Index>(ids.size()), model.config.word_dim);
-  for (std::size_t k = 0; k < ids.size(); ++k) {
-    targets.row(static_cast<Eigen::Index>(k)) = table.row(ids[k]);
-  }
   nn::Matrix d_encoded = nn::Matrix::Zero(encoded.rows(), encoded.cols());
-  const double loss = train::masked_vector_loss(state.head, encoded, rows, targets, scale,
-                                                &d_encoded, &head_gradient);
+  double loss = 0.0;
+  if (candidates != nullptr) {
+    loss = train::masked_word_loss(state.head, encoded, rows, ids, *candidates, scale, &d_encoded,
+                                   &head_gradient);
+  } else {
+    const nn::ConstMatrixMap table = nn::as_matrix(model.parameters.encoder.word_embedding);
+    nn::Matrix targets(static_cast<Eigen::Index>(ids.size()), model.config.word_dim);
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      targets.row(static_cast<Eigen::Index>(k)) = table.row(ids[k]);
+    }
+    loss = train::masked_vector_loss(state.head, encoded, rows, targets, scale, &d_encoded,
+                                     &head_gradient);
+  }
   nn::encoder_backward(model.parameters.encoder, model.config, cache, d_encoded,
                        gradients.encoder);
   return loss;
@@ -284,6 +337,11 @@ Model pretrain_encoder(const PretrainOptions& options, const PretrainObserver& o
   PretrainState state;
   if (!options.resume_path.empty()) {
     state = load_state(options.resume_path);
+    if (state.objective != options.objective) {
+      throw InputError(options.resume_path + ": the checkpoint is of --objective " +
+                       objective_name(state.objective) + ", not " +
+                       objective_name(options.objective));
+    }
     say("resumed from " + options.resume_path + " after " + std::to_string(state.words_done) +
         " words");
   } else {
@@ -293,6 +351,7 @@ Model pretrain_encoder(const PretrainOptions& options, const PretrainObserver& o
       throw InputError(options.vectors_path + ": vectors have " + std::to_string(vectors.dim) +
                        " dimensions but --word-dim is " + std::to_string(options.config.word_dim));
     }
+    state.objective = options.objective;
     state.model = initial_encoder(options, vectors);
     state.first_moments = zero_parameters(state.model.config);
     state.second_moments = zero_parameters(state.model.config);
@@ -337,6 +396,8 @@ Model pretrain_encoder(const PretrainOptions& options, const PretrainObserver& o
   std::int64_t recent_hidden = 0;
   const std::int64_t words_at_start = state.words_done;
   std::string line;
+  std::vector<int> column_of_word(static_cast<std::size_t>(model.words.size()), -1);
+  nn::Matrix candidates;
 
   while (state.words_done < options.max_words) {
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -371,6 +432,18 @@ Model pretrain_encoder(const PretrainOptions& options, const PretrainObserver& o
     if (step_hidden == 0) continue;
     const std::int64_t step = adam.steps() + 1;
     const float scale = 1.0f / static_cast<float>(step_hidden);
+    const bool word_objective = state.objective == PretrainObjective::word;
+    if (word_objective) {
+      std::mt19937_64 random(
+          train::derive_seed(options.seed, kCandidateWords, static_cast<std::uint64_t>(step)));
+      const std::vector<int> words = candidate_words(sentences, model.words.size(),
+                                                     options.negatives, random, column_of_word);
+      const nn::ConstMatrixMap table = nn::as_matrix(std::as_const(model.parameters.encoder.word_embedding));
+      candidates.resize(static_cast<Eigen::Index>(words.size()), config.word_dim);
+      for (std::size_t c = 0; c < words.size(); ++c) {
+        candidates.row(static_cast<Eigen::Index>(c)) = table.row(words[c]);
+      }
+    }
     train::on_threads(thread_count, [&](std::size_t t) {
       train::zero(thread_gradients[t], config, trainable);
       for (Tensor* tensor : head_tensors(thread_head_gradients[t])) {
@@ -380,8 +453,9 @@ Model pretrain_encoder(const PretrainOptions& options, const PretrainObserver& o
       for (std::size_t i = t; i < sentences.size(); i += thread_count) {
         share.push_back(&sentences[i]);
       }
-      thread_losses[t] = share_gradients(state, share, options.dropout, scale,
-                                         thread_gradients[t], thread_head_gradients[t]);
+      thread_losses[t] = share_gradients(state, share, word_objective ? &candidates : nullptr,
+                                         options.dropout, scale, thread_gradients[t],
+                                         thread_head_gradients[t]);
     });
     Parameters& gradients = thread_gradients[0];
     LinearParameters& head_gradient = thread_head_gradients[0];
@@ -450,7 +524,8 @@ Model pretrain_encoder(const PretrainOptions& options, const PretrainObserver& o
   Model encoder = std::move(state.model);
   TrainingRecord& record = encoder.training;
   record.fields["kind"] = "encoder";
-  record.fields["objective"] = "masked-vector";
+  record.fields["objective"] =
+      state.objective == PretrainObjective::word ? "masked-word" : "masked-vector";
   record.fields["text"] = std::filesystem::path(options.text_path).filename().string();
   if (!options.vectors_path.empty()) {
     record.fields["vectors"] = std::filesystem::path(options.vectors_path).filename().string();
