@@ -15,6 +15,7 @@
 #include "model_locator.hpp"
 #include "output_file.hpp"
 #include "sawtag/cpu_kernels.hpp"
+#include "sawtag/lemma_dictionary.hpp"
 #include "sawtag/model.hpp"
 
 namespace sawtag::cli {
@@ -144,6 +145,12 @@ void run_info_command(const InfoCommandOptions& options) {
       out << "; " << deletion.upos << " drops '" << deletion.character << "'";
     }
     out << "\n";
+    if (!model.lemma_dictionary.empty()) {
+      out << "lemma dictionary: " << describe(model.lemma_dictionary) << "\n";
+      if (!model.lemma_dictionary.notice.empty()) {
+        out << "lemma dictionary notice: " << model.lemma_dictionary.notice << "\n";
+      }
+    }
   }
   out << "tokenizer: " << model.tokenizer.multiword_tokens.size() << " multi-word tokens, "
       << model.tokenizer.abbreviations.size() << " abbreviations\n";

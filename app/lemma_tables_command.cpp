@@ -13,6 +13,7 @@
 #include "overwrite_check.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/lemma_casing.hpp"
+#include "sawtag/lemma_dictionary.hpp"
 #include "sawtag/tokenizer.hpp"
 #include "sawtag/training.hpp"
 #include "treebank_file.hpp"
@@ -24,6 +25,7 @@ struct LemmaTablesArguments {
   std::string model_path;
   std::string treebank_path;
   std::vector<std::string> text_paths;
+  std::string dictionary_path;
   std::string output_path;
   LemmaCasingOptions options;
   bool float16 = false;
@@ -59,17 +61,46 @@ void count_spellings(const std::vector<std::string>& text_paths, const LemmaCasi
                                           std::to_string(counter.words_counted()) + " words)";
 }
 
+// A dictionary file (sawtag/lemma_dictionary.hpp), a line at a time.
+LemmaDictionarySource read_dictionary(const std::string& path) {
+  LemmaDictionarySource source;
+  LineSource lines(path);
+  std::string line;
+  while (lines.next(line)) {
+    source.add_line(line, lines.name() + ":" + std::to_string(lines.line_number()));
+  }
+  if (source.entries.empty()) throw InputError(lines.name() + ": no entries: an empty dictionary");
+  return source;
+}
+
+// Says what the dictionary gave, and records it in the model's training record.
+void add_dictionary_record(const std::string& path, Model& model) {
+  const std::string summary =
+      describe(model.lemma_dictionary) + " from " + std::filesystem::path(path).filename().string();
+  spdlog::info("{}", summary);
+  model.training.fields["lemma_dictionary"] = summary;
+}
+
 void run_lemma_tables(const LemmaTablesArguments& arguments) {
   const std::string path = locate_model(arguments.model_path);
   std::vector<FileArgument> inputs = {{"-m", path}, {"--treebank", arguments.treebank_path}};
   for (const std::string& text : arguments.text_paths) inputs.push_back({"--text", text});
+  if (!arguments.dictionary_path.empty()) {
+    inputs.push_back({"--dictionary", arguments.dictionary_path});
+  }
   refuse_output_over_input(inputs, {{"-o", arguments.output_path}});
   Model model = load_model(path, Int8WordTable::keep);
   if (!model.has_lemmas()) throw InputError(path + ": the model has no lemma head");
   if (!arguments.treebank_path.empty()) {
-    derive_lemma_tables(read_treebank(arguments.treebank_path), model);
+    const std::vector<Sentence> treebank = read_treebank(arguments.treebank_path);
+    derive_lemma_tables(treebank, model);
     spdlog::info("from {}: {} lemma lexicon entries, {} characters dropped by a UPOS",
                  arguments.treebank_path, model.lemma_lexicon.size(), model.lemma_deletions.size());
+    if (!arguments.dictionary_path.empty()) {
+      model.lemma_dictionary =
+          make_lemma_dictionary(read_dictionary(arguments.dictionary_path), treebank, model);
+      add_dictionary_record(arguments.dictionary_path, model);
+    }
   }
   if (!arguments.text_paths.empty())
     count_spellings(arguments.text_paths, arguments.options, model);
@@ -93,6 +124,10 @@ void add_lemma_tables_command(CLI::App& app) {
   command->add_option("--text", arguments->text_paths,
                       "Unlabelled UTF-8 text, a paragraph or more per line ('-' for stdin); "
                       "may be repeated");
+  command->add_option("--dictionary", arguments->dictionary_path,
+                      "With --treebank: a dictionary of the language, lines of form, UPOS and "
+                      "lemma separated by tabs ('#' comments: its source and licence), whose "
+                      "known lemmas and irregular forms the lemma choice uses");
   command->add_option("-o,--output", arguments->output_path, "Model file to write")->required();
   command
       ->add_option("--min-count", arguments->options.min_count,
@@ -110,6 +145,10 @@ void add_lemma_tables_command(CLI::App& app) {
                     "Write tensors as base64 float16 (as `train --float16`); a model with int8 "
                     "word rows keeps them and float16 for the rest");
   command->callback([arguments] {
+    if (!arguments->dictionary_path.empty() && arguments->treebank_path.empty()) {
+      throw CLI::ValidationError("--dictionary",
+                                 "needs --treebank (the model's training treebank)");
+    }
     if (arguments->treebank_path.empty() && arguments->text_paths.empty()) {
       throw CLI::ValidationError("lemma-tables", "give --treebank, --text or both");
     }

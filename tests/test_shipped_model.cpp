@@ -154,6 +154,23 @@ TEST_CASE("The shipped model's lemmas keep usual spellings and drop NUM's thousa
   CHECK(result.words[7].lemma == "12000");
 }
 
+// Its dictionary (WordNet 3.0, sawtag lemma-tables --dictionary): irregular forms EWT train
+// lacks, and lemmas it knows where the lemma head's rule strips too much, with WordNet's notice.
+TEST_CASE("The shipped model's dictionary gives irregular lemmas and carries WordNet's notice",
+          "[shipped][morphology]") {
+  if (!shipped_model_has_morphology()) return;
+  const Model& model = shipped_tagger()->model();
+  CHECK_THAT(model.lemma_dictionary.notice,
+             Catch::Contains("WordNet 3.0 Copyright 2006 by Princeton University"));
+  CHECK(model.lemma_dictionary.lemmas.count("VERB") == 1);
+  const TagResult result =
+      shipped_tagger()->tag({"The", "horsemen", "sang", "and", "fled", "."});
+  REQUIRE(result.words.size() == 6);
+  CHECK(result.words[2].upos == "VERB");
+  CHECK(result.words[2].lemma == "sing");
+  CHECK(result.words[4].lemma == "flee");
+}
+
 // The morphology issue's targets are on test (UFeats 96.0, Lemmas 97.5, AllTags 93.5); these
 // guard the prepared model's dev figures (models/MODEL_CARD.md: 96.06, 97.29, 93.41), a little
 // below them.

@@ -22,8 +22,10 @@ namespace sawtag {
 inline constexpr const char* kModelFormat = "sawtag-model";
 // 2 added dtype "int8", 3 "calibration" and "learned_tokenizer", 4 config.edge_char_dim,
 // 5 "ensemble", 6 the morphology heads (tag_sets.feats and tag_sets.lemma_rules), 7
-// "lemma_casing" and "lemma_deletions".
-inline constexpr int kModelVersion = 7;
+// "lemma_casing" and "lemma_deletions", 8 "lemma_dictionary".
+inline constexpr int kModelVersion = 8;
+// Written for a model with Model::lemma_casing or lemma_deletions and no lemma_dictionary.
+inline constexpr int kModelVersionWithoutLemmaDictionary = 7;
 // Written for a model with morphology heads and neither Model::lemma_casing nor
 // Model::lemma_deletions.
 inline constexpr int kModelVersionWithoutLemmaCasing = 6;
@@ -95,6 +97,29 @@ struct LemmaDeletion {
   std::string character;  // one code point: ","
 };
 
+// A word of a dictionary of the language (LemmaDictionary): "fled", "VERB", "flee".
+struct LemmaDictionaryEntry {
+  std::string form;
+  std::string upos;
+  std::string lemma;
+};
+
+// What a dictionary of the language from outside the training treebank says of the lemmas of
+// the UPOS it covers (`sawtag lemma-tables --dictionary`, sawtag/lemma_dictionary.hpp): the
+// lemma head's rules guess a word's ending, the dictionary knows which lemmas are words.
+struct LemmaDictionary {
+  // Per UPOS: the lemmas known to be of that class, lower-cased and separated by single
+  // spaces, "able about ..." (the dictionary's that are words of the model's vocabulary, and
+  // the training treebank's). One string each, as the file holds it, so that loading stays fast.
+  std::map<std::string, std::string> lemmas;
+  // Irregular forms (lower-cased) that the training treebank does not have with that UPOS.
+  std::vector<LemmaDictionaryEntry> forms;
+  // The dictionary's comment lines (its source and licence), kept with what came from it.
+  std::string notice;
+
+  bool empty() const { return lemmas.empty() && forms.empty(); }
+};
+
 // A sentence with the tags the model must give it; checked when a Tagger is built.
 struct SelfTest {
   std::vector<std::string> words;
@@ -128,6 +153,9 @@ struct Model {
   // ("kerala" -> "Kerala"). One string, as the file's "lemma_casing" section holds it, so that
   // loading stays as fast; empty = no such preference.
   std::string lemma_casing;
+  // Only with lemma_rules: a dictionary's irregular forms and known lemmas; empty = none.
+  // Stored in the file's "lemma_dictionary" section.
+  LemmaDictionary lemma_dictionary;
   TokenizerData tokenizer;
   TrainingRecord training;
   Calibration calibration;

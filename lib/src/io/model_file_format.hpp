@@ -17,7 +17,7 @@ namespace sawtag::model_file {
 inline const std::initializer_list<std::string_view> kDocumentFields = {
     "format",       "version",     "config",     "vocabularies", "tag_sets",          "tokenizer",
     "training",     "calibration", "self_tests", "tensors",      "learned_tokenizer", "ensemble",
-    "lemma_lexicon", "lemma_casing", "lemma_deletions"};
+    "lemma_lexicon", "lemma_casing", "lemma_deletions", "lemma_dictionary"};
 inline constexpr std::string_view kBase64Prefix = "base64:";
 inline constexpr std::string_view kFloat32 = "float32";
 inline constexpr std::string_view kFloat16 = "float16";

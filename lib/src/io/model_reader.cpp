@@ -117,6 +117,10 @@ Model ModelReader::read() {
     if (!model.has_lemmas()) fail("lemma_deletions: the model has no tag_sets.lemma_rules");
     read_lemma_deletions(*deletions, model);
   }
+  if (const Json* dictionary = optional_member(current, "lemma_dictionary", "")) {
+    if (!model.has_lemmas()) fail("lemma_dictionary: the model has no tag_sets.lemma_rules");
+    read_lemma_dictionary(*dictionary, model);
+  }
   rethrow_if_failed(errors, tensors_task);
   if (deferred_words_ != nullptr) read_deferred_words(model);
   return model;
@@ -215,6 +219,7 @@ void ModelReader::upgrade(Json& document) const {
   if (version == 4) version = 5;  // 5 only added the optional "ensemble"
   if (version == 5) version = 6;  // 6 only added the optional tag_sets.feats and lemma_rules
   if (version == 6) version = 7;  // 7 only added the optional "lemma_casing", "lemma_deletions"
+  if (version == 7) version = 8;  // 8 only added the optional "lemma_dictionary"
   if (version != kModelVersion) {
     fail("internal error: no upgrade from version " + std::to_string(version));
   }

@@ -145,6 +145,7 @@ class ModelReader {
   void read_lemma_lexicon(const Json& section, std::vector<LemmaLexiconEntry>& lexicon) const;
   void read_lemma_casing(const Json& section, std::string& spellings) const;
   void read_lemma_deletions(const Json& section, Model& model) const;
+  void read_lemma_dictionary(const Json& section, Model& model) const;
   void read_self_tests(const Json& section, Model& model) const;
 
   // ---- model_reader_big_vocabulary.cpp: a vocabulary too big to read first, read last

@@ -238,7 +238,7 @@ void ModelReader::read_lemma_lexicon(const Json& section,
 // casing are not checked (a word's first spelling counts, tagging/lemma_choice.cpp).
 void ModelReader::read_lemma_casing(const Json& section, std::string& spellings) const {
   spellings = read_string(section, "lemma_casing");
-  if (const std::string problem = model_strings::lemma_casing_problem(spellings);
+  if (const std::string problem = model_strings::spaced_list_problem(spellings, "spelling");
       !problem.empty()) {
     fail("lemma_casing: " + problem);
   }
@@ -263,6 +263,52 @@ void ModelReader::read_lemma_deletions(const Json& section, Model& model) const 
     }
     if (!seen.emplace(fields[0], fields[1]).second) fail(path + ": listed twice");
     model.lemma_deletions.push_back({fields[0], fields[1]});
+  }
+}
+
+// {"notice": "...", "lemmas": {"ADJ": "able ...", ...}, "forms": [["fled", "VERB", "flee"],
+// ...]}: each UPOS one of tag_sets.upos; lemmas separated by single spaces; forms' strings not
+// empty. "notice" may be absent.
+void ModelReader::read_lemma_dictionary(const Json& section, Model& model) const {
+  require_type(section, Json::value_t::object, "lemma_dictionary");
+  LemmaDictionary& dictionary = model.lemma_dictionary;
+  if (const Json* notice = optional_member(section, "notice", "lemma_dictionary")) {
+    dictionary.notice = read_string(*notice, "lemma_dictionary.notice");
+  }
+  const Json& lemmas = member(section, "lemmas", "lemma_dictionary");
+  require_type(lemmas, Json::value_t::object, "lemma_dictionary.lemmas");
+  for (const auto& item : lemmas.items()) {
+    const std::string upos = restore(item.key());
+    const std::string path = "lemma_dictionary.lemmas." + upos;
+    if (model.upos.find(upos) < 0) fail(path + ": " + quote(upos) + " is not in tag_sets.upos");
+    std::string list = read_string(item.value(), path);
+    if (const std::string problem = model_strings::spaced_list_problem(list, "lemma");
+        !problem.empty()) {
+      fail(path + ": " + problem);
+    }
+    dictionary.lemmas[upos] = std::move(list);
+  }
+  const Json& forms = member(section, "forms", "lemma_dictionary");
+  require_type(forms, Json::value_t::array, "lemma_dictionary.forms");
+  if (forms.size() > kMaxLemmaLexiconEntries) {
+    fail("lemma_dictionary.forms: " + std::to_string(forms.size()) + " entries, at most " +
+         std::to_string(kMaxLemmaLexiconEntries));
+  }
+  dictionary.forms.reserve(forms.size());
+  for (std::size_t i = 0; i < forms.size(); ++i) {
+    const std::string path = "lemma_dictionary.forms[" + std::to_string(i) + "]";
+    const std::vector<std::string> fields = read_strings(forms[i], path);
+    if (fields.size() != 3) {
+      fail(path + ": expected [form, UPOS, lemma], got " + std::to_string(fields.size()) +
+           " strings");
+    }
+    for (const std::string& field : fields) {
+      if (field.empty()) fail(path + ": an empty string");
+    }
+    if (model.upos.find(fields[1]) < 0) {
+      fail(path + ": " + quote(fields[1]) + " is not in tag_sets.upos");
+    }
+    dictionary.forms.push_back({fields[0], fields[1], fields[2]});
   }
 }
 

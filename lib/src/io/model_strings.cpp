@@ -85,17 +85,17 @@ std::string word_problem(std::string_view word) {
   return text_problem(word);
 }
 
-std::string lemma_casing_problem(std::string_view spellings) {
+std::string spaced_list_problem(std::string_view list, std::string_view item) {
   std::size_t number = 1;
-  for (std::size_t begin = 0; begin <= spellings.size(); ++number) {
-    const std::size_t end = std::min(spellings.find(' ', begin), spellings.size());
+  for (std::size_t begin = 0; begin <= list.size(); ++number) {
+    const std::size_t end = std::min(list.find(' ', begin), list.size());
     if (end == begin) {
-      return "spelling " + std::to_string(number) +
-             " is empty (spellings are separated by single spaces)";
+      return std::string(item) + " " + std::to_string(number) + " is empty (" + std::string(item) +
+             "s are separated by single spaces)";
     }
     begin = end + 1;
   }
-  return text_problem(spellings);
+  return text_problem(list);
 }
 
 bool is_one_code_point(std::string_view text) {

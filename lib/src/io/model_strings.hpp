@@ -22,9 +22,10 @@ std::string tag_problem(std::string_view tag);
 // is "" and it is not empty. Spaces are allowed: the writers protect them.
 std::string word_problem(std::string_view word);
 
-// "" when `spellings` is Model::lemma_casing's text: words separated by single spaces, none
-// empty; else what is wrong: "Kerala  NASA" -> "spelling 2 is empty (...)".
-std::string lemma_casing_problem(std::string_view spellings);
+// "" when `list` is words separated by single spaces, none empty, as Model::lemma_casing and
+// LemmaDictionary::lemmas hold them; else what is wrong, naming an item `item`:
+// "Kerala  NASA", "spelling" -> "spelling 2 is empty (...)".
+std::string spaced_list_problem(std::string_view list, std::string_view item);
 
 // True when `text` is exactly one UTF-8 code point: "é" -> true, "ab" -> false.
 bool is_one_code_point(std::string_view text);

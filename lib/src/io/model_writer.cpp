@@ -115,6 +115,23 @@ OrderedJson self_tests_json(const std::vector<SelfTest>& self_tests) {
   return list;
 }
 
+// {"notice": ..., "lemmas": {"ADJ": "able ...", ...}, "forms": [["fled", "VERB", "flee"], ...]}
+OrderedJson lemma_dictionary_json(const LemmaDictionary& dictionary) {
+  OrderedJson lemmas = OrderedJson::object();
+  for (const auto& [upos, list] : dictionary.lemmas) {
+    if (const std::string problem = model_strings::spaced_list_problem(list, "lemma");
+        !problem.empty()) {
+      throw ModelError("cannot save the model: lemma_dictionary.lemmas." + upos + ": " + problem);
+    }
+    lemmas[upos] = list;
+  }
+  OrderedJson forms = OrderedJson::array();
+  for (const LemmaDictionaryEntry& form : dictionary.forms) {
+    forms.push_back({form.form, form.upos, form.lemma});
+  }
+  return OrderedJson{{"notice", dictionary.notice}, {"lemmas", lemmas}, {"forms", forms}};
+}
+
 void append_section(const char* key, const OrderedJson& value, bool last, std::string& out) {
   out += " \"";
   out += key;
@@ -244,10 +261,11 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
     const bool morphology = model.has_feats() || model.has_lemmas();
     // The lowest version that holds the model, so that older readers read what they can.
     const bool lemma_tables = !model.lemma_casing.empty() || !model.lemma_deletions.empty();
-    const int version = lemma_tables                ? kModelVersion
-                        : morphology                ? kModelVersionWithoutLemmaCasing
-                        : !model.ensemble.empty()   ? kModelVersionWithoutMorphology
-                        : config.edge_char_dim > 0 ? kModelVersionWithoutEnsemble
+    const int version = !model.lemma_dictionary.empty() ? kModelVersion
+                        : lemma_tables                  ? kModelVersionWithoutLemmaDictionary
+                        : morphology                    ? kModelVersionWithoutLemmaCasing
+                        : !model.ensemble.empty()       ? kModelVersionWithoutMorphology
+                        : config.edge_char_dim > 0      ? kModelVersionWithoutEnsemble
                         : model.tokenizer.character_model || calibrated
                             ? kModelVersionWithoutEdgeChars
                             : kModelVersionWithoutOptionalSections;
@@ -285,7 +303,8 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
       append_section("lemma_lexicon", lexicon, false, out);
     }
     if (!model.lemma_casing.empty()) {
-      if (const std::string problem = model_strings::lemma_casing_problem(model.lemma_casing);
+      if (const std::string problem =
+              model_strings::spaced_list_problem(model.lemma_casing, "spelling");
           !problem.empty()) {
         throw ModelError("cannot save the model: lemma_casing: " + problem);
       }
@@ -297,6 +316,9 @@ std::string serialize_model(const Model& model, TensorEncoding encoding) {
         deletions.push_back({deletion.upos, deletion.character});
       }
       append_section("lemma_deletions", deletions, false, out);
+    }
+    if (!model.lemma_dictionary.empty()) {
+      append_section("lemma_dictionary", lemma_dictionary_json(model.lemma_dictionary), false, out);
     }
   } catch (const OrderedJson::exception& error) {
     // nlohmann refuses to write invalid UTF-8.

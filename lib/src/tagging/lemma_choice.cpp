@@ -11,26 +11,15 @@ namespace sawtag {
 
 namespace {
 
-// The kRulesTried highest logits' indices, highest first (ties: the lower index first).
-constexpr int kRulesTried = 8;
-
-struct TopClasses {
-  int index[kRulesTried];
-  int count = 0;
-};
-
-TopClasses top_classes(const float* logits, int classes) {
-  TopClasses top;
-  for (int c = 0; c < classes; ++c) {
-    if (top.count == kRulesTried && logits[c] <= logits[top.index[kRulesTried - 1]]) continue;
-    int at = top.count < kRulesTried ? top.count++ : kRulesTried - 1;
-    while (at > 0 && logits[top.index[at - 1]] < logits[c]) {
-      top.index[at] = top.index[at - 1];
-      --at;
-    }
-    top.index[at] = c;
-  }
-  return top;
+// `text` lower-cased (lower_case), in `buffer` where that changes it, else `text` itself: most
+// words need no copy.
+std::string_view lowered(std::string_view text, std::string& buffer) {
+  const bool unchanged = std::none_of(text.begin(), text.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || static_cast<unsigned char>(c) >= 0x80;
+  });
+  if (unchanged) return text;
+  buffer = lower_case(text);
+  return buffer;
 }
 
 // A lemma that is not a word of the model's vocabulary loses to one that is and is at least
@@ -44,16 +33,46 @@ constexpr float kKnownWordOdds = 0.01f;
 constexpr float kUnusualCasingOdds = 0.03f;
 
 // A word of the vocabulary whose chosen lemma is not one ("expresses" -> "expresse") gets the
-// most likely lemma of the kRulesTried first rules that is, if its rule is at least this many
+// most likely lemma of the 8 first rules (TopRules) that is, if its rule is at least this many
 // times as likely as the most likely rule ("express"). Chosen on EWT dev (shipped model with
 // the lemma tables: 97.48 % lemmas without; 0.003 -> 97.49, 0.001 -> 97.51, 1e-4 .. 1e-30 ->
 // 97.52: 11 lemmas right, 1 wrong).
 constexpr float kKnownFormOdds = 1e-4f;
 
+// A lemma that Model::lemma_dictionary does not know for its UPOS loses to the most likely lemma
+// of the 8 first rules (TopRules) that it knows (an absolute rule aside), if that rule is at least
+// this many times as likely as the most likely rule: kDictionaryOdds where the lemma is the form
+// itself (a word unknown to the dictionary is often its own lemma: "transmittal"), else
+// kDictionaryEditOdds (the head edited the form into no word: "fled" -> "fl"). Chosen on EWT dev
+// with WordNet 3.0 (shipped model, 24,539 lemmas right without the dictionary; one odds for
+// both: 0.1 -> 24,550, 0.03 -> 24,552, 0.01 -> 24,551, 0.001 -> 24,547, 1e-4 -> 24,503; with
+// 0.01 for the form itself, 1e-4 or 1e-6 for an edit -> 24,554; absolute rules allowed, 1e-4 for
+// both -> 24,484: "tutoring" -> "go").
+constexpr float kDictionaryOdds = 1e-2f;
+constexpr float kDictionaryEditOdds = 1e-4f;
+
 }  // namespace
 
+LemmaChooser::TopRules LemmaChooser::top_rules(const float* logits, int rules) {
+  constexpr int kSize = TopRules::kSize;
+  TopRules top;
+  for (int c = 0; c < rules; ++c) {
+    if (top.count == kSize && logits[c] <= logits[top.index[kSize - 1]]) continue;
+    int at = top.count < kSize ? top.count++ : kSize - 1;
+    while (at > 0 && logits[top.index[at - 1]] < logits[c]) {
+      top.index[at] = top.index[at - 1];
+      --at;
+    }
+    top.index[at] = c;
+  }
+  return top;
+}
+
 LemmaChooser::LemmaChooser(const Model& model)
-    : words_(model.words), deletions_(model.lemma_deletions), spellings_(model.lemma_casing) {
+    : words_(model.words),
+      deletions_(model.lemma_deletions),
+      spellings_(model.lemma_casing),
+      dictionary_(model.lemma_dictionary) {
   for (const std::string& text : model.lemma_rules.items()) {
     const LemmaRule rule = parse_lemma_rule(text);
     adds_lower_case_.push_back(
@@ -77,15 +96,28 @@ LemmaChooser::LemmaChooser(const Model& model)
 std::string LemmaChooser::choose(const float* logits, float temperature, const std::string& form,
                                  const std::string& upos, const std::string& xpos,
                                  int& rule) const {
-  std::string lemma = from_rules(logits, temperature, form, rule);
-  if (rule >= 0) {
-    lemma = known_word_if_known_form(logits, temperature, form, std::move(lemma), rule);
+  const TopRules top = top_rules(logits, static_cast<int>(rules_.size()));
+  std::string lemma = from_rules(logits, top, temperature, form, rule);
+  const DictionaryClass* dictionary = dictionary_class(upos);
+  std::string buffer;
+  const std::string_view lower_form = dictionary != nullptr ? lowered(form, buffer) : form;
+  const std::optional<std::string_view> irregular =
+      dictionary != nullptr ? dictionary->lemma_of(lower_form) : std::nullopt;
+  if (rule >= 0 && !irregular) {
+    std::optional<std::string> known;
+    if (dictionary != nullptr) {
+      known = known_lemma(logits, top, temperature, form, lower_form, lemma, *dictionary, rule);
+    }
+    lemma = known
+                ? std::move(*known)
+                : known_word_if_known_form(logits, top, temperature, form, std::move(lemma), rule);
   }
   // Lower-case text added to a form written in capitals: "HAS" -> "have", not "HAve".
   if (rule >= 0 && adds_lower_case_[static_cast<std::size_t>(rule)] &&
       !has_lower_case_letter(form)) {
     lemma = lower_case(lemma);
   }
+  if (irregular) lemma = *irregular;
   for (const LemmaDeletion& deletion : deletions_) {
     if (deletion.upos != upos || lemma.find(deletion.character) == std::string::npos) continue;
     std::string shorter = without(lemma, deletion.character);
@@ -98,6 +130,78 @@ std::string LemmaChooser::choose(const float* logits, float temperature, const s
     }
   }
   return lemma;
+}
+
+bool LemmaChooser::DictionaryClass::knows(std::string_view lemma) const {
+  return std::binary_search(lemmas.begin(), lemmas.end(), lemma);
+}
+
+std::optional<std::string_view> LemmaChooser::DictionaryClass::lemma_of(
+    std::string_view form) const {
+  const auto found =
+      std::lower_bound(forms.begin(), forms.end(), form,
+                       [](const auto& entry, std::string_view key) { return entry.first < key; });
+  if (found == forms.end() || found->first != form) return std::nullopt;
+  return found->second;
+}
+
+const LemmaChooser::DictionaryClass* LemmaChooser::dictionary_class(const std::string& upos) const {
+  if (dictionary_.empty()) return nullptr;
+  // Sorted views of the model's strings: no copy, and about a millisecond for WordNet's.
+  std::call_once(dictionary_made_, [&] {
+    const auto class_of = [&](const std::string& name) -> DictionaryClass& {
+      for (DictionaryClass& known : dictionary_classes_) {
+        if (known.upos == name) return known;
+      }
+      return dictionary_classes_.emplace_back(DictionaryClass{name, {}, {}});
+    };
+    for (const auto& [name, list] : dictionary_.lemmas) {
+      std::vector<std::string_view>& lemmas = class_of(name).lemmas;
+      const std::string_view text = list;
+      for (std::size_t begin = 0; begin < text.size();) {
+        const std::size_t end = std::min(text.find(' ', begin), text.size());
+        lemmas.push_back(text.substr(begin, end - begin));
+        begin = end + 1;
+      }
+      // `sawtag lemma-tables` writes them sorted; a file written otherwise still works.
+      if (!std::is_sorted(lemmas.begin(), lemmas.end())) std::sort(lemmas.begin(), lemmas.end());
+    }
+    for (const LemmaDictionaryEntry& entry : dictionary_.forms) {
+      class_of(entry.upos).forms.emplace_back(entry.form, entry.lemma);
+    }
+    // The first entry of a (form, UPOS) counts, should a file list one twice.
+    for (DictionaryClass& known : dictionary_classes_) {
+      std::stable_sort(known.forms.begin(), known.forms.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+    }
+  });
+  for (const DictionaryClass& known : dictionary_classes_) {
+    if (known.upos == upos) return &known;
+  }
+  return nullptr;
+}
+
+std::optional<std::string> LemmaChooser::known_lemma(const float* logits, const TopRules& top,
+                                                     float temperature, const std::string& form,
+                                                     std::string_view lower_form,
+                                                     const std::string& lemma,
+                                                     const DictionaryClass& known,
+                                                     int& rule) const {
+  std::string buffer;
+  const std::string_view lower_lemma = lowered(lemma, buffer);
+  if (known.knows(lower_lemma)) return lemma;
+  const float odds = lower_lemma == lower_form ? kDictionaryOdds : kDictionaryEditOdds;
+  const float lowest = logits[top.index[0]] + temperature * std::log(odds);
+  for (int k = 0; k < top.count && logits[top.index[k]] >= lowest; ++k) {
+    const LemmaRule& tried = rules_[static_cast<std::size_t>(top.index[k])];
+    if (tried.casing == LemmaRule::Casing::absolute) continue;
+    std::optional<std::string> candidate = apply_lemma_rule(tried, form);
+    if (candidate && known.knows(lowered(*candidate, buffer))) {
+      rule = top.index[k];
+      return candidate;
+    }
+  }
+  return std::nullopt;
 }
 
 bool LemmaChooser::is_unusual_casing(const std::string& lemma) const {
@@ -130,9 +234,8 @@ bool LemmaChooser::is_unusual_casing(const std::string& lemma) const {
 // is written otherwise than usual. The best candidate is the lemma, unless it is not a word of
 // the model's vocabulary and a candidate at least kKnownWordOdds as likely is. When none of the
 // first few rules applies, the form, lower-cased if the most likely rule lower-cases.
-std::string LemmaChooser::from_rules(const float* logits, float temperature,
+std::string LemmaChooser::from_rules(const float* logits, const TopRules& top, float temperature,
                                      const std::string& form, int& rule) const {
-  const TopClasses top = top_classes(logits, static_cast<int>(rules_.size()));
   // The odds in units of logits: probabilities are softmax(logits / temperature).
   const float known_word_step = temperature * std::log(kKnownWordOdds);
   const float casing_step = temperature * std::log(kUnusualCasingOdds);
@@ -141,7 +244,7 @@ std::string LemmaChooser::from_rules(const float* logits, float temperature,
     int rule = -1;
     std::string lemma;
   };
-  Candidate candidates[kRulesTried];
+  Candidate candidates[TopRules::kSize];
   int count = 0;
   // The rules that apply, in the order of their logits, down to the lowest a penalty for the
   // casing and the known-word odds could still bring within reach of the best.
@@ -166,7 +269,7 @@ std::string LemmaChooser::from_rules(const float* logits, float temperature,
     for (int i = 0; i < count; ++i) {
       if (is_unusual_casing(candidates[i].lemma)) candidates[i].score += casing_step;
     }
-    // By score, highest first (ties: the more likely rule); at most kRulesTried of them.
+    // By score, highest first (ties: the more likely rule); at most TopRules::kSize of them.
     for (int i = 1; i < count; ++i) {
       for (int at = i; at > 0 && candidates[at - 1].score < candidates[at].score; --at) {
         std::swap(candidates[at - 1], candidates[at]);
@@ -196,9 +299,9 @@ std::string LemmaChooser::from_rules(const float* logits, float temperature,
   return std::move(candidates[chosen].lemma);
 }
 
-std::string LemmaChooser::known_word_if_known_form(const float* logits, float temperature,
-                                                   const std::string& form, std::string lemma,
-                                                   int& rule) const {
+std::string LemmaChooser::known_word_if_known_form(const float* logits, const TopRules& top,
+                                                   float temperature, const std::string& form,
+                                                   std::string lemma, int& rule) const {
   // A lemma that differs from the form in casing only is a word exactly when the form is.
   if (lemma == form) return lemma;
   const std::string lower_lemma = lower_case(lemma);
@@ -206,7 +309,6 @@ std::string LemmaChooser::known_word_if_known_form(const float* logits, float te
   if (lower_lemma == lower_form || words_.find(lower_lemma) >= 0 || words_.find(lower_form) < 0) {
     return lemma;
   }
-  const TopClasses top = top_classes(logits, static_cast<int>(rules_.size()));
   const float lowest = logits[top.index[0]] + temperature * std::log(kKnownFormOdds);
   for (int k = 0; k < top.count && logits[top.index[k]] >= lowest; ++k) {
     std::optional<std::string> known =
