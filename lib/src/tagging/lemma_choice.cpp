@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -56,14 +57,20 @@ constexpr float kDictionaryEditOdds = 1e-4f;
 LemmaChooser::TopRules LemmaChooser::top_rules(const float* logits, int rules) {
   constexpr int kSize = TopRules::kSize;
   TopRules top;
+  float value[kSize];  // logits[top.index[i]], kept beside the indices: no load waits on another
+  // value[kSize - 1] once full; before, below every logit (they are finite, ModelError else).
+  float floor = -std::numeric_limits<float>::infinity();
   for (int c = 0; c < rules; ++c) {
-    if (top.count == kSize && logits[c] <= logits[top.index[kSize - 1]]) continue;
+    const float logit = logits[c];
+    if (logit <= floor) continue;
     int at = top.count < kSize ? top.count++ : kSize - 1;
-    while (at > 0 && logits[top.index[at - 1]] < logits[c]) {
+    for (; at > 0 && value[at - 1] < logit; --at) {
       top.index[at] = top.index[at - 1];
-      --at;
+      value[at] = value[at - 1];
     }
     top.index[at] = c;
+    value[at] = logit;
+    if (top.count == kSize) floor = value[kSize - 1];
   }
   return top;
 }
@@ -223,7 +230,8 @@ bool LemmaChooser::is_unusual_casing(const std::string& lemma) const {
       begin += spelling.size() + 1;
     }
   });
-  const int word = words_.find(lower_case(lemma));
+  std::string buffer;
+  const int word = words_.find(lowered(lemma, buffer));
   if (word < 0) return false;
   const std::size_t usual = usual_[static_cast<std::size_t>(word)];
   return usual != 0 && spelling_at(usual - 1) != lemma;
@@ -289,7 +297,8 @@ std::string LemmaChooser::from_rules(const float* logits, const TopRules& top, f
   // Only when another candidate is within reach is the vocabulary asked.
   if (within_reach(1)) {
     for (int i = 0; within_reach(i); ++i) {
-      if (words_.find(lower_case(candidates[i].lemma)) >= 0) {
+      std::string buffer;
+      if (words_.find(lowered(candidates[i].lemma, buffer)) >= 0) {
         chosen = i;
         break;
       }
@@ -304,8 +313,9 @@ std::string LemmaChooser::known_word_if_known_form(const float* logits, const To
                                                    std::string lemma, int& rule) const {
   // A lemma that differs from the form in casing only is a word exactly when the form is.
   if (lemma == form) return lemma;
-  const std::string lower_lemma = lower_case(lemma);
-  const std::string lower_form = lower_case(form);
+  std::string lemma_buffer, form_buffer;
+  const std::string_view lower_lemma = lowered(lemma, lemma_buffer);
+  const std::string_view lower_form = lowered(form, form_buffer);
   if (lower_lemma == lower_form || words_.find(lower_lemma) >= 0 || words_.find(lower_form) < 0) {
     return lemma;
   }
@@ -313,7 +323,7 @@ std::string LemmaChooser::known_word_if_known_form(const float* logits, const To
   for (int k = 0; k < top.count && logits[top.index[k]] >= lowest; ++k) {
     std::optional<std::string> known =
         apply_lemma_rule(rules_[static_cast<std::size_t>(top.index[k])], form);
-    if (known && words_.find(lower_case(*known)) >= 0) {
+    if (known && words_.find(lowered(*known, lemma_buffer)) >= 0) {
       rule = top.index[k];
       return std::move(*known);
     }
