@@ -1,7 +1,8 @@
 // A word's lemma from the lemma head's logits (Tagger): the most likely rule that applies,
-// preferring lemmas that are words and are written as words usually are, less the characters
-// its UPOS drops, then the lemma lexicon. docs/lemmas-and-features.md, "How they are predicted",
-// says the same for users.
+// preferring lemmas that are words and are written as words usually are, and lemmas a
+// dictionary knows for the word's UPOS (or its irregular form's), less the characters its UPOS
+// drops, then the lemma lexicon. docs/lemmas-and-features.md, "How they are predicted" and "A
+// dictionary", says the same for users.
 #pragma once
 
 #include <mutex>
