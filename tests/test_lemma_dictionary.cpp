@@ -163,36 +163,6 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("A sure word's lemma, remembered per thread, is each chooser's own",
-          "[lemma_dictionary][lemma_choice]") {
-  Model with_forms = model_with_rules({"<unk>", "fled", "cat"});
-  with_forms.lemma_dictionary.lemmas = {{"VERB", "flee sing"}};
-  with_forms.lemma_dictionary.forms = {{"sang", "VERB", "sing"}};
-  const Model without = model_with_rules({"<unk>", "fled", "cat"});
-  const LemmaChooser a(with_forms);
-  const LemmaChooser b(without);
-  const float sure[] = {-20.0f, 0.0f, -20.0f, -20.0f};    // strip two; no other rule near
-  const float unsure[] = {-20.0f, 0.0f, -9.0f, -20.0f};   // "flee" 1.2e-4 as likely
-  int rule = -2;
-  for (int round = 0; round < 3; ++round) {  // the first round computes, the others remember
-    CHECK(a.choose(sure, 1.0f, "sang", "VERB", "VBD", rule) == "sing");
-    CHECK(rule == 1);
-    CHECK(b.choose(sure, 1.0f, "sang", "VERB", "VBD", rule) == "sa");
-    CHECK(rule == 1);
-    CHECK(a.choose(unsure, 1.0f, "fled", "VERB", "VBD", rule) == "flee");
-    CHECK(rule == 2);
-    CHECK(a.choose(sure, 1.0f, "fled", "VERB", "VBD", rule) == "fl");
-    CHECK(rule == 1);
-  }
-  // A most likely rule that cannot apply (strip two of one letter): the choice goes down the
-  // others, every time.
-  const float first_too_long[] = {-20.0f, 0.0f, -30.0f, -40.0f};
-  for (int round = 0; round < 2; ++round) {
-    CHECK(a.choose(first_too_long, 1.0f, "x", "VERB", "VB", rule) == "x");
-    CHECK(rule == 0);
-  }
-}
-
 TEST_CASE("The dictionary is saved in the model file, at version 8", "[lemma_dictionary]") {
   Model model = model_with_rules();
   model.lemma_casing = "Kerala";

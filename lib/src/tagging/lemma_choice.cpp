@@ -2,11 +2,9 @@
 #include "tagging/lemma_choice.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <limits>
 #include <optional>
-#include <string>
 #include <unordered_map>
 #include <utility>
 
@@ -54,21 +52,6 @@ constexpr float kKnownFormOdds = 1e-4f;
 constexpr float kDictionaryOdds = 1e-2f;
 constexpr float kDictionaryEditOdds = 1e-4f;
 
-// The least odds any step of the choice looks at: a word whose lemma head puts every other rule
-// below this is *sure*, and its lemma depends on its form, UPOS, XPOS and most likely rule
-// alone, if that rule applies (no step then looks at another rule: choose).
-constexpr float kLeastOdds = std::min(
-    {kKnownWordOdds * kUnusualCasingOdds, kKnownFormOdds, kDictionaryOdds, kDictionaryEditOdds});
-
-// Each thread's lemmas of sure words, by chooser, form, UPOS, XPOS and rule: most words of a text
-// are words it has met before. Emptied when it holds this many.
-constexpr std::size_t kMaxCachedLemmas = std::size_t{1} << 15;
-
-std::uint64_t next_chooser_id() {
-  static std::atomic<std::uint64_t> next{0};
-  return next++;
-}
-
 }  // namespace
 
 LemmaChooser::TopRules LemmaChooser::top_rules(const float* logits, int rules) {
@@ -96,8 +79,7 @@ LemmaChooser::LemmaChooser(const Model& model)
     : words_(model.words),
       deletions_(model.lemma_deletions),
       spellings_(model.lemma_casing),
-      dictionary_(model.lemma_dictionary),
-      id_(next_chooser_id()) {
+      dictionary_(model.lemma_dictionary) {
   for (const std::string& text : model.lemma_rules.items()) {
     const LemmaRule rule = parse_lemma_rule(text);
     adds_lower_case_.push_back(
@@ -122,38 +104,6 @@ std::string LemmaChooser::choose(const float* logits, float temperature, const s
                                  const std::string& upos, const std::string& xpos,
                                  int& rule) const {
   const TopRules top = top_rules(logits, static_cast<int>(rules_.size()));
-  const bool sure = top.count < 2 || logits[top.index[1]] <
-                                         logits[top.index[0]] + temperature * std::log(kLeastOdds);
-  if (!sure) return choose_afresh(logits, top, temperature, form, upos, xpos, rule);
-  struct Cached {
-    std::string lemma;
-    int rule = -1;
-  };
-  thread_local std::unordered_map<std::string, Cached> cache;
-  thread_local std::string key;
-  key.clear();
-  for (const std::string_view part :
-       {std::string_view(form), std::string_view(upos), std::string_view(xpos)}) {
-    key.append(part).push_back('\t');  // no tag holds a tab (model_strings::tag_problem)
-  }
-  key.append(std::to_string(top.index[0])).push_back('\t');
-  key.append(std::to_string(id_));
-  if (const auto found = cache.find(key); found != cache.end()) {
-    rule = found->second.rule;
-    return found->second.lemma;
-  }
-  std::string lemma = choose_afresh(logits, top, temperature, form, upos, xpos, rule);
-  // A most likely rule that did not apply sent the choice down the other rules: not sure.
-  if (rule == top.index[0]) {
-    if (cache.size() >= kMaxCachedLemmas) cache.clear();
-    cache.emplace(key, Cached{lemma, rule});
-  }
-  return lemma;
-}
-
-std::string LemmaChooser::choose_afresh(const float* logits, const TopRules& top, float temperature,
-                                        const std::string& form, const std::string& upos,
-                                        const std::string& xpos, int& rule) const {
   std::string lemma = from_rules(logits, top, temperature, form, rule);
   const DictionaryClass* dictionary = dictionary_class(upos);
   std::string buffer;

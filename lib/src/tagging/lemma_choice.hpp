@@ -5,7 +5,6 @@
 // dictionary", says the same for users.
 #pragma once
 
-#include <cstdint>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -39,11 +38,6 @@ class LemmaChooser {
     int count = 0;
   };
   static TopRules top_rules(const float* logits, int rules);
-
-  // choose() without the cache of sure words.
-  std::string choose_afresh(const float* logits, const TopRules& top, float temperature,
-                            const std::string& form, const std::string& upos,
-                            const std::string& xpos, int& rule) const;
 
   std::string from_rules(const float* logits, const TopRules& top, float temperature,
                          const std::string& form, int& rule) const;
@@ -87,10 +81,7 @@ class LemmaChooser {
   // By UPOS, made at the first lemma that needs them, so that tagging without lemmas, or with
   // a model without a dictionary, never pays for them.
   mutable std::once_flag dictionary_made_;
-  mutable std::vector<DictionaryClass>
-      dictionary_classes_;  // Tells this chooser's entries from others' in each thread's cache of
-                            // sure words (choose).
-  const std::uint64_t id_;
+  mutable std::vector<DictionaryClass> dictionary_classes_;
 };
 
 }  // namespace sawtag
