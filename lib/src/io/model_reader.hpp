@@ -142,6 +142,11 @@ class ModelReader {
   void read_tokenizer(const Json& section, TokenizerData& tokenizer) const;
   void read_training(const Json& section, TrainingRecord& training) const;
   void read_calibration(const Json& section, Calibration& calibration) const;
+  // A table row: `count` strings, none empty ("expected [form, UPOS, lemma]" otherwise).
+  std::vector<std::string> read_filled_strings(const Json& value, const std::string& path,
+                                               std::size_t count, const char* shape) const;
+  // Fails unless `upos` is one of model.upos.
+  void require_upos(const Model& model, const std::string& upos, const std::string& path) const;
   void read_lemma_lexicon(const Json& section, std::vector<LemmaLexiconEntry>& lexicon) const;
   void read_lemma_casing(const Json& section, std::string& spellings) const;
   void read_lemma_deletions(const Json& section, Model& model) const;

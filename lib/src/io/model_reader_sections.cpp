@@ -211,6 +211,26 @@ void ModelReader::read_calibration(const Json& section, Calibration& calibration
   }
 }
 
+// `count` strings, none empty; `shape` names them for a message: "[form, UPOS, lemma]".
+std::vector<std::string> ModelReader::read_filled_strings(const Json& value,
+                                                          const std::string& path,
+                                                          std::size_t count,
+                                                          const char* shape) const {
+  std::vector<std::string> fields = read_strings(value, path);
+  if (fields.size() != count) {
+    fail(path + ": expected " + shape + ", got " + std::to_string(fields.size()) + " strings");
+  }
+  for (const std::string& field : fields) {
+    if (field.empty()) fail(path + ": an empty string");
+  }
+  return fields;
+}
+
+void ModelReader::require_upos(const Model& model, const std::string& upos,
+                               const std::string& path) const {
+  if (model.upos.find(upos) < 0) fail(path + ": " + quote(upos) + " is not in tag_sets.upos");
+}
+
 // [["was", "AUX", "VBD", "be"], ...]: form, UPOS, XPOS, lemma; none empty.
 void ModelReader::read_lemma_lexicon(const Json& section,
                                      std::vector<LemmaLexiconEntry>& lexicon) const {
@@ -222,14 +242,8 @@ void ModelReader::read_lemma_lexicon(const Json& section,
   lexicon.reserve(section.size());
   for (std::size_t i = 0; i < section.size(); ++i) {
     const std::string path = "lemma_lexicon[" + std::to_string(i) + "]";
-    const std::vector<std::string> fields = read_strings(section[i], path);
-    if (fields.size() != 4) {
-      fail(path + ": expected [form, UPOS, XPOS, lemma], got " + std::to_string(fields.size()) +
-           " strings");
-    }
-    for (const std::string& field : fields) {
-      if (field.empty()) fail(path + ": an empty string");
-    }
+    const std::vector<std::string> fields =
+        read_filled_strings(section[i], path, 4, "[form, UPOS, XPOS, lemma]");
     lexicon.push_back({fields[0], fields[1], fields[2], fields[3]});
   }
 }
@@ -255,9 +269,7 @@ void ModelReader::read_lemma_deletions(const Json& section, Model& model) const 
       fail(path + ": expected [UPOS, character], got " + std::to_string(fields.size()) +
            " strings");
     }
-    if (model.upos.find(fields[0]) < 0) {
-      fail(path + ": " + quote(fields[0]) + " is not in tag_sets.upos");
-    }
+    require_upos(model, fields[0], path);
     if (!model_strings::is_one_code_point(fields[1])) {
       fail(path + ": " + quote(fields[1]) + " is not one character (one code point)");
     }
@@ -280,7 +292,7 @@ void ModelReader::read_lemma_dictionary(const Json& section, Model& model) const
   for (const auto& item : lemmas.items()) {
     const std::string upos = restore(item.key());
     const std::string path = "lemma_dictionary.lemmas." + upos;
-    if (model.upos.find(upos) < 0) fail(path + ": " + quote(upos) + " is not in tag_sets.upos");
+    require_upos(model, upos, path);
     std::string list = read_string(item.value(), path);
     if (const std::string problem = model_strings::spaced_list_problem(list, "lemma");
         !problem.empty()) {
@@ -297,17 +309,9 @@ void ModelReader::read_lemma_dictionary(const Json& section, Model& model) const
   dictionary.forms.reserve(forms.size());
   for (std::size_t i = 0; i < forms.size(); ++i) {
     const std::string path = "lemma_dictionary.forms[" + std::to_string(i) + "]";
-    const std::vector<std::string> fields = read_strings(forms[i], path);
-    if (fields.size() != 3) {
-      fail(path + ": expected [form, UPOS, lemma], got " + std::to_string(fields.size()) +
-           " strings");
-    }
-    for (const std::string& field : fields) {
-      if (field.empty()) fail(path + ": an empty string");
-    }
-    if (model.upos.find(fields[1]) < 0) {
-      fail(path + ": " + quote(fields[1]) + " is not in tag_sets.upos");
-    }
+    const std::vector<std::string> fields =
+        read_filled_strings(forms[i], path, 3, "[form, UPOS, lemma]");
+    require_upos(model, fields[1], path);
     dictionary.forms.push_back({fields[0], fields[1], fields[2]});
   }
 }

@@ -75,6 +75,25 @@ LemmaChooser::TopRules LemmaChooser::top_rules(const float* logits, int rules) {
   return top;
 }
 
+template <class Known>
+std::optional<std::string> LemmaChooser::likeliest_known(const float* logits, const TopRules& top,
+                                                         float temperature, const std::string& form,
+                                                         float odds, bool absolute_too,
+                                                         const Known& known, int& rule) const {
+  const float lowest = logits[top.index[0]] + temperature * std::log(odds);
+  std::string buffer;
+  for (int k = 0; k < top.count && logits[top.index[k]] >= lowest; ++k) {
+    const LemmaRule& tried = rules_[static_cast<std::size_t>(top.index[k])];
+    if (!absolute_too && tried.casing == LemmaRule::Casing::absolute) continue;
+    std::optional<std::string> candidate = apply_lemma_rule(tried, form);
+    if (candidate && known(lowered(*candidate, buffer))) {
+      rule = top.index[k];
+      return candidate;
+    }
+  }
+  return std::nullopt;
+}
+
 LemmaChooser::LemmaChooser(const Model& model)
     : words_(model.words),
       deletions_(model.lemma_deletions),
@@ -198,17 +217,9 @@ std::optional<std::string> LemmaChooser::known_lemma(const float* logits, const 
   const std::string_view lower_lemma = lowered(lemma, buffer);
   if (known.knows(lower_lemma)) return lemma;
   const float odds = lower_lemma == lower_form ? kDictionaryOdds : kDictionaryEditOdds;
-  const float lowest = logits[top.index[0]] + temperature * std::log(odds);
-  for (int k = 0; k < top.count && logits[top.index[k]] >= lowest; ++k) {
-    const LemmaRule& tried = rules_[static_cast<std::size_t>(top.index[k])];
-    if (tried.casing == LemmaRule::Casing::absolute) continue;
-    std::optional<std::string> candidate = apply_lemma_rule(tried, form);
-    if (candidate && known.knows(lowered(*candidate, buffer))) {
-      rule = top.index[k];
-      return candidate;
-    }
-  }
-  return std::nullopt;
+  return likeliest_known(
+      logits, top, temperature, form, odds, false,
+      [&known](std::string_view lower) { return known.knows(lower); }, rule);
 }
 
 bool LemmaChooser::is_unusual_casing(const std::string& lemma) const {
@@ -319,16 +330,10 @@ std::string LemmaChooser::known_word_if_known_form(const float* logits, const To
   if (lower_lemma == lower_form || words_.find(lower_lemma) >= 0 || words_.find(lower_form) < 0) {
     return lemma;
   }
-  const float lowest = logits[top.index[0]] + temperature * std::log(kKnownFormOdds);
-  for (int k = 0; k < top.count && logits[top.index[k]] >= lowest; ++k) {
-    std::optional<std::string> known =
-        apply_lemma_rule(rules_[static_cast<std::size_t>(top.index[k])], form);
-    if (known && words_.find(lowered(*known, lemma_buffer)) >= 0) {
-      rule = top.index[k];
-      return std::move(*known);
-    }
-  }
-  return lemma;
+  std::optional<std::string> known = likeliest_known(
+      logits, top, temperature, form, kKnownFormOdds, true,
+      [this](std::string_view lower) { return words_.find(lower) >= 0; }, rule);
+  return known ? std::move(*known) : lemma;
 }
 
 }  // namespace sawtag

@@ -41,6 +41,14 @@ class LemmaChooser {
 
   std::string from_rules(const float* logits, const TopRules& top, float temperature,
                          const std::string& form, int& rule) const;
+  // The most likely lemma of the first rules whose rule is at least `odds` times as likely as
+  // the most likely one and which `known` accepts, lower-cased (absolute rules only when
+  // `absolute_too`): `rule` is then set to its rule. Else nothing.
+  template <class Known>
+  std::optional<std::string> likeliest_known(const float* logits, const TopRules& top,
+                                             float temperature, const std::string& form, float odds,
+                                             bool absolute_too, const Known& known,
+                                             int& rule) const;
   // `lemma`, unless it is not a word of the vocabulary and `form` is: then the most likely
   // lemma of the first rules that is one, if any is likely enough (and `rule` is set to it).
   std::string known_word_if_known_form(const float* logits, const TopRules& top, float temperature,
