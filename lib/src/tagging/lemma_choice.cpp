@@ -52,11 +52,32 @@ constexpr float kKnownFormOdds = 1e-4f;
 constexpr float kDictionaryOdds = 1e-2f;
 constexpr float kDictionaryEditOdds = 1e-4f;
 
+// The largest of `count` > 0 values: independent maxima of 16 lanes, not one chain.
+float largest(const float* values, int count) {
+  constexpr int kLanes = 16;
+  float lanes[kLanes];
+  std::fill_n(lanes, kLanes, values[0]);
+  int i = 0;
+  for (; i + kLanes <= count; i += kLanes) {
+    for (int lane = 0; lane < kLanes; ++lane) lanes[lane] = std::max(lanes[lane], values[i + lane]);
+  }
+  for (; i < count; ++i) lanes[0] = std::max(lanes[0], values[i]);
+  return *std::max_element(lanes, lanes + kLanes);
+}
+
 }  // namespace
 
-LemmaChooser::TopRules LemmaChooser::top_rules(const float* logits, int rules) {
+LemmaChooser::RuleScores::RuleScores(const float* logits, int rules, float temperature)
+    : logits(logits), rules(rules), temperature(temperature) {
+  if (rules > 0) {
+    best = static_cast<int>(std::find(logits, logits + rules, largest(logits, rules)) - logits);
+  }
+}
+
+const LemmaChooser::TopRules& LemmaChooser::RuleScores::top() const {
+  if (top_) return *top_;
   constexpr int kSize = TopRules::kSize;
-  TopRules top;
+  TopRules& top = top_.emplace();
   float value[kSize];  // logits[top.index[i]], kept beside the indices: no load waits on another
   // value[kSize - 1] once full; before, below every logit (they are finite, ModelError else).
   float floor = -std::numeric_limits<float>::infinity();
@@ -76,22 +97,21 @@ LemmaChooser::TopRules LemmaChooser::top_rules(const float* logits, int rules) {
 }
 
 template <class Known>
-std::optional<std::string> LemmaChooser::likeliest_known(const float* logits, const TopRules& top,
-                                                         float temperature, const std::string& form,
-                                                         float odds, bool absolute_too,
-                                                         const Known& known, int& rule) const {
-  const float lowest = logits[top.index[0]] + temperature * std::log(odds);
+bool LemmaChooser::likeliest_known(const RuleScores& scores, const std::string& form, float odds,
+                                   bool absolute_too, const Known& known, Choice& choice) const {
+  const TopRules& top = scores.top();
+  const float lowest = scores.logits[scores.best] + scores.temperature * std::log(odds);
   std::string buffer;
-  for (int k = 0; k < top.count && logits[top.index[k]] >= lowest; ++k) {
+  for (int k = 0; k < top.count && scores.logits[top.index[k]] >= lowest; ++k) {
     const LemmaRule& tried = rules_[static_cast<std::size_t>(top.index[k])];
     if (!absolute_too && tried.casing == LemmaRule::Casing::absolute) continue;
     std::optional<std::string> candidate = apply_lemma_rule(tried, form);
     if (candidate && known(lowered(*candidate, buffer))) {
-      rule = top.index[k];
-      return candidate;
+      choice = Choice{std::move(*candidate), top.index[k]};
+      return true;
     }
   }
-  return std::nullopt;
+  return false;
 }
 
 LemmaChooser::LemmaChooser(const Model& model)
@@ -122,22 +142,20 @@ LemmaChooser::LemmaChooser(const Model& model)
 std::string LemmaChooser::choose(const float* logits, float temperature, const std::string& form,
                                  const std::string& upos, const std::string& xpos,
                                  int& rule) const {
-  const TopRules top = top_rules(logits, static_cast<int>(rules_.size()));
-  std::string lemma = from_rules(logits, top, temperature, form, rule);
+  const RuleScores scores(logits, static_cast<int>(rules_.size()), temperature);
+  Choice choice = from_rules(scores, form);
   const DictionaryClass* dictionary = dictionary_class(upos);
   std::string buffer;
   const std::string_view lower_form = dictionary != nullptr ? lowered(form, buffer) : form;
   const std::optional<std::string_view> irregular =
       dictionary != nullptr ? dictionary->lemma_of(lower_form) : std::nullopt;
-  if (rule >= 0 && !irregular) {
-    std::optional<std::string> known;
-    if (dictionary != nullptr) {
-      known = known_lemma(logits, top, temperature, form, lower_form, lemma, *dictionary, rule);
-    }
-    lemma = known
-                ? std::move(*known)
-                : known_word_if_known_form(logits, top, temperature, form, std::move(lemma), rule);
+  if (choice.rule >= 0 && !irregular) {
+    const bool known =
+        dictionary != nullptr && known_lemma(scores, form, lower_form, *dictionary, choice);
+    if (!known) known_word_if_known_form(scores, form, choice);
   }
+  rule = choice.rule;
+  std::string lemma = std::move(choice.lemma);
   // Lower-case text added to a form written in capitals: "HAS" -> "have", not "HAve".
   if (rule >= 0 && adds_lower_case_[static_cast<std::size_t>(rule)] &&
       !has_lower_case_letter(form)) {
@@ -158,8 +176,17 @@ std::string LemmaChooser::choose(const float* logits, float temperature, const s
   return lemma;
 }
 
-bool LemmaChooser::DictionaryClass::knows(std::string_view lemma) const {
-  return std::binary_search(lemmas.begin(), lemmas.end(), lemma);
+int LemmaChooser::word_of(Choice& choice) const {
+  if (choice.word == Choice::kNotLookedUp) {
+    std::string buffer;
+    choice.word = words_.find(lowered(choice.lemma, buffer));
+  }
+  return choice.word;
+}
+
+bool LemmaChooser::DictionaryClass::knows(int word, std::string_view lemma) const {
+  return word >= 0 ? words[static_cast<std::size_t>(word)]
+                   : std::binary_search(other_lemmas.begin(), other_lemmas.end(), lemma);
 }
 
 std::optional<std::string_view> LemmaChooser::DictionaryClass::lemma_of(
@@ -173,24 +200,33 @@ std::optional<std::string_view> LemmaChooser::DictionaryClass::lemma_of(
 
 const LemmaChooser::DictionaryClass* LemmaChooser::dictionary_class(const std::string& upos) const {
   if (dictionary_.empty()) return nullptr;
-  // Sorted views of the model's strings: no copy, and about a millisecond for WordNet's.
+  // Views of the model's strings, no copy: a few milliseconds for WordNet's.
   std::call_once(dictionary_made_, [&] {
     const auto class_of = [&](const std::string& name) -> DictionaryClass& {
       for (DictionaryClass& known : dictionary_classes_) {
         if (known.upos == name) return known;
       }
-      return dictionary_classes_.emplace_back(DictionaryClass{name, {}, {}});
+      DictionaryClass& added = dictionary_classes_.emplace_back();
+      added.upos = name;
+      added.words.assign(static_cast<std::size_t>(words_.size()), false);
+      return added;
     };
     for (const auto& [name, list] : dictionary_.lemmas) {
-      std::vector<std::string_view>& lemmas = class_of(name).lemmas;
+      DictionaryClass& known = class_of(name);
       const std::string_view text = list;
       for (std::size_t begin = 0; begin < text.size();) {
         const std::size_t end = std::min(text.find(' ', begin), text.size());
-        lemmas.push_back(text.substr(begin, end - begin));
+        const std::string_view lemma = text.substr(begin, end - begin);
+        if (const int word = words_.find(lemma); word >= 0) {
+          known.words[static_cast<std::size_t>(word)] = true;
+        } else {
+          known.other_lemmas.push_back(lemma);
+        }
         begin = end + 1;
       }
       // `sawtag lemma-tables` writes them sorted; a file written otherwise still works.
-      if (!std::is_sorted(lemmas.begin(), lemmas.end())) std::sort(lemmas.begin(), lemmas.end());
+      std::vector<std::string_view>& others = known.other_lemmas;
+      if (!std::is_sorted(others.begin(), others.end())) std::sort(others.begin(), others.end());
     }
     for (const LemmaDictionaryEntry& entry : dictionary_.forms) {
       class_of(entry.upos).forms.emplace_back(entry.form, entry.lemma);
@@ -207,23 +243,20 @@ const LemmaChooser::DictionaryClass* LemmaChooser::dictionary_class(const std::s
   return nullptr;
 }
 
-std::optional<std::string> LemmaChooser::known_lemma(const float* logits, const TopRules& top,
-                                                     float temperature, const std::string& form,
-                                                     std::string_view lower_form,
-                                                     const std::string& lemma,
-                                                     const DictionaryClass& known,
-                                                     int& rule) const {
+bool LemmaChooser::known_lemma(const RuleScores& scores, const std::string& form,
+                               std::string_view lower_form, const DictionaryClass& known,
+                               Choice& choice) const {
   std::string buffer;
-  const std::string_view lower_lemma = lowered(lemma, buffer);
-  if (known.knows(lower_lemma)) return lemma;
+  const std::string_view lower_lemma = lowered(choice.lemma, buffer);
+  if (known.knows(word_of(choice), lower_lemma)) return true;
   const float odds = lower_lemma == lower_form ? kDictionaryOdds : kDictionaryEditOdds;
   return likeliest_known(
-      logits, top, temperature, form, odds, false,
-      [&known](std::string_view lower) { return known.knows(lower); }, rule);
+      scores, form, odds, false,
+      [&](std::string_view lower) { return known.knows(words_.find(lower), lower); }, choice);
 }
 
-bool LemmaChooser::is_unusual_casing(const std::string& lemma) const {
-  if (spellings_.empty()) return false;
+bool LemmaChooser::is_unusual_casing(int word, const std::string& lemma) const {
+  if (spellings_.empty() || word < 0) return false;
   const std::string_view spellings = spellings_;
   // The spelling that starts at `begin`.
   const auto spelling_at = [spellings](std::size_t begin) {
@@ -234,16 +267,13 @@ bool LemmaChooser::is_unusual_casing(const std::string& lemma) const {
     for (std::size_t begin = 0; begin < spellings.size();) {
       const std::string_view spelling = spelling_at(begin);
       // Only a word of the vocabulary has one (sawtag casing counts no other); its first counts.
-      const int word = words_.find(lower_case(spelling));
-      if (word >= 0 && usual_[static_cast<std::size_t>(word)] == 0) {
-        usual_[static_cast<std::size_t>(word)] = begin + 1;
+      const int found = words_.find(lower_case(spelling));
+      if (found >= 0 && usual_[static_cast<std::size_t>(found)] == 0) {
+        usual_[static_cast<std::size_t>(found)] = begin + 1;
       }
       begin += spelling.size() + 1;
     }
   });
-  std::string buffer;
-  const int word = words_.find(lowered(lemma, buffer));
-  if (word < 0) return false;
   const std::size_t usual = usual_[static_cast<std::size_t>(word)];
   return usual != 0 && spelling_at(usual - 1) != lemma;
 }
@@ -253,40 +283,61 @@ bool LemmaChooser::is_unusual_casing(const std::string& lemma) const {
 // is written otherwise than usual. The best candidate is the lemma, unless it is not a word of
 // the model's vocabulary and a candidate at least kKnownWordOdds as likely is. When none of the
 // first few rules applies, the form, lower-cased if the most likely rule lower-cases.
-std::string LemmaChooser::from_rules(const float* logits, const TopRules& top, float temperature,
-                                     const std::string& form, int& rule) const {
+LemmaChooser::Choice LemmaChooser::from_rules(const RuleScores& scores,
+                                              const std::string& form) const {
+  // Most words: the most likely rule applies and makes a word written as usual, which no other
+  // candidate can beat (they could only lose score to it), so no other rule is looked at.
+  if (scores.best >= 0) {
+    std::optional<std::string> lemma =
+        apply_lemma_rule(rules_[static_cast<std::size_t>(scores.best)], form);
+    if (lemma) {
+      Choice likeliest{std::move(*lemma), scores.best};
+      if (word_of(likeliest) >= 0 && !is_unusual_casing(likeliest.word, likeliest.lemma)) {
+        return likeliest;
+      }
+    }
+  }
   // The odds in units of logits: probabilities are softmax(logits / temperature).
-  const float known_word_step = temperature * std::log(kKnownWordOdds);
-  const float casing_step = temperature * std::log(kUnusualCasingOdds);
+  const float known_word_step = scores.temperature * std::log(kKnownWordOdds);
+  const float casing_step = scores.temperature * std::log(kUnusualCasingOdds);
   struct Candidate {
     float score = 0.0f;
-    int rule = -1;
-    std::string lemma;
+    Choice choice;
   };
   Candidate candidates[TopRules::kSize];
   int count = 0;
   // The rules that apply, in the order of their logits, down to the lowest a penalty for the
   // casing and the known-word odds could still bring within reach of the best.
   const float reach = known_word_step + (spellings_.empty() ? 0.0f : casing_step);
+  const TopRules& top = scores.top();
   for (int k = 0; k < top.count; ++k) {
     const int index = top.index[k];
-    if (count > 0 && logits[index] < candidates[0].score + reach) break;
+    const float logit = scores.logits[index];
+    if (count > 0 && logit < candidates[0].score + reach) break;
     std::optional<std::string> lemma =
         apply_lemma_rule(rules_[static_cast<std::size_t>(index)], form);
-    if (lemma) candidates[count++] = {logits[index], index, std::move(*lemma)};
+    if (lemma) candidates[count++] = {logit, Choice{std::move(*lemma), index}};
   }
-  // Most words: one lemma whatever the scores, and nothing to look up.
+  if (count == 0) {
+    const bool lower = top.count > 0 && rules_[static_cast<std::size_t>(top.index[0])].casing ==
+                                            LemmaRule::Casing::lower;
+    return Choice{lower ? lower_case(form) : form, -1};
+  }
+  // One lemma whatever the scores; or, as above, a word written as usual first.
   bool one_lemma = true;
   for (int i = 1; i < count && one_lemma; ++i) {
-    one_lemma = candidates[i].lemma == candidates[0].lemma;
+    one_lemma = candidates[i].choice.lemma == candidates[0].choice.lemma;
   }
-  if (count > 0 && one_lemma) {
-    rule = candidates[0].rule;
-    return std::move(candidates[0].lemma);
+  if (one_lemma || (word_of(candidates[0].choice) >= 0 &&
+                    !is_unusual_casing(candidates[0].choice.word, candidates[0].choice.lemma))) {
+    return std::move(candidates[0].choice);
   }
   if (!spellings_.empty()) {
     for (int i = 0; i < count; ++i) {
-      if (is_unusual_casing(candidates[i].lemma)) candidates[i].score += casing_step;
+      Choice& candidate = candidates[i].choice;
+      if (is_unusual_casing(word_of(candidate), candidate.lemma)) {
+        candidates[i].score += casing_step;
+      }
     }
     // By score, highest first (ties: the more likely rule); at most TopRules::kSize of them.
     for (int i = 1; i < count; ++i) {
@@ -295,45 +346,24 @@ std::string LemmaChooser::from_rules(const float* logits, const TopRules& top, f
       }
     }
   }
-  if (count == 0) {
-    rule = -1;
-    const bool lower = top.count > 0 && rules_[static_cast<std::size_t>(top.index[0])].casing ==
-                                            LemmaRule::Casing::lower;
-    return lower ? lower_case(form) : form;
+  // The first word of the vocabulary among the candidates within reach of the best, else the best.
+  for (int i = 0; i < count && candidates[i].score >= candidates[0].score + known_word_step; ++i) {
+    if (word_of(candidates[i].choice) >= 0) return std::move(candidates[i].choice);
   }
-  int chosen = 0;
-  const auto within_reach = [&](int i) {
-    return i < count && candidates[i].score >= candidates[0].score + known_word_step;
-  };
-  // Only when another candidate is within reach is the vocabulary asked.
-  if (within_reach(1)) {
-    for (int i = 0; within_reach(i); ++i) {
-      std::string buffer;
-      if (words_.find(lowered(candidates[i].lemma, buffer)) >= 0) {
-        chosen = i;
-        break;
-      }
-    }
-  }
-  rule = candidates[chosen].rule;
-  return std::move(candidates[chosen].lemma);
+  return std::move(candidates[0].choice);
 }
 
-std::string LemmaChooser::known_word_if_known_form(const float* logits, const TopRules& top,
-                                                   float temperature, const std::string& form,
-                                                   std::string lemma, int& rule) const {
+void LemmaChooser::known_word_if_known_form(const RuleScores& scores, const std::string& form,
+                                            Choice& choice) const {
   // A lemma that differs from the form in casing only is a word exactly when the form is.
-  if (lemma == form) return lemma;
+  if (choice.lemma == form) return;
   std::string lemma_buffer, form_buffer;
-  const std::string_view lower_lemma = lowered(lemma, lemma_buffer);
+  const std::string_view lower_lemma = lowered(choice.lemma, lemma_buffer);
   const std::string_view lower_form = lowered(form, form_buffer);
-  if (lower_lemma == lower_form || words_.find(lower_lemma) >= 0 || words_.find(lower_form) < 0) {
-    return lemma;
-  }
-  std::optional<std::string> known = likeliest_known(
-      logits, top, temperature, form, kKnownFormOdds, true,
-      [this](std::string_view lower) { return words_.find(lower) >= 0; }, rule);
-  return known ? std::move(*known) : lemma;
+  if (lower_lemma == lower_form || word_of(choice) >= 0 || words_.find(lower_form) < 0) return;
+  likeliest_known(
+      scores, form, kKnownFormOdds, true,
+      [this](std::string_view lower) { return words_.find(lower) >= 0; }, choice);
 }
 
 }  // namespace sawtag

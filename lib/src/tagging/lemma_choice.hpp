@@ -30,47 +30,70 @@ class LemmaChooser {
                      const std::string& upos, const std::string& xpos, int& rule) const;
 
  private:
-  // The lemma head's kSize most likely rules, most likely first (ties: the lower index first):
-  // found once a word, for every step of the choice.
+  // The lemma head's kSize most likely rules, most likely first (ties: the lower index first).
   struct TopRules {
     static constexpr int kSize = 8;
     int index[kSize];
     int count = 0;
   };
-  static TopRules top_rules(const float* logits, int rules);
+  // One word's lemma-head logits (one per rule) and their calibration temperature, with the
+  // most likely rule and, found the first time a step of the choice needs them (most words
+  // never do), the kSize most likely.
+  class RuleScores {
+   public:
+    RuleScores(const float* logits, int rules, float temperature);
+    const TopRules& top() const;
 
-  std::string from_rules(const float* logits, const TopRules& top, float temperature,
-                         const std::string& form, int& rule) const;
-  // The most likely lemma of the first rules whose rule is at least `odds` times as likely as
-  // the most likely one and which `known` accepts, lower-cased (absolute rules only when
-  // `absolute_too`): `rule` is then set to its rule. Else nothing.
+    const float* logits;
+    int rules;
+    float temperature;
+    int best = -1;  // the most likely rule (the first on a tie); -1 when there are none
+
+   private:
+    mutable std::optional<TopRules> top_;
+  };
+
+  // A lemma, the rule that gave it (-1: none) and, once looked up, the index in Model::words of
+  // the lemma lower-cased (-1: not a word).
+  struct Choice {
+    static constexpr int kNotLookedUp = -2;
+    std::string lemma;
+    int rule = -1;
+    int word = kNotLookedUp;
+  };
+  // Choice::word, looked up the first time it is asked for.
+  int word_of(Choice& choice) const;
+
+  Choice from_rules(const RuleScores& scores, const std::string& form) const;
+  // Sets `choice` to the most likely lemma of the first rules whose rule is at least `odds`
+  // times as likely as the most likely one and which `known` accepts, lower-cased (absolute
+  // rules only when `absolute_too`), and says whether there was one.
   template <class Known>
-  std::optional<std::string> likeliest_known(const float* logits, const TopRules& top,
-                                             float temperature, const std::string& form, float odds,
-                                             bool absolute_too, const Known& known,
-                                             int& rule) const;
-  // `lemma`, unless it is not a word of the vocabulary and `form` is: then the most likely
-  // lemma of the first rules that is one, if any is likely enough (and `rule` is set to it).
-  std::string known_word_if_known_form(const float* logits, const TopRules& top, float temperature,
-                                       const std::string& form, std::string lemma, int& rule) const;
-  bool is_unusual_casing(const std::string& lemma) const;
+  bool likeliest_known(const RuleScores& scores, const std::string& form, float odds,
+                       bool absolute_too, const Known& known, Choice& choice) const;
+  // Leaves `choice` unless its lemma is not a word of the vocabulary and `form` is: then the
+  // most likely lemma of the first rules that is one, if any is likely enough.
+  void known_word_if_known_form(const RuleScores& scores, const std::string& form,
+                                Choice& choice) const;
+  // Whether the lemma of vocabulary word `word` (-1: none) is written otherwise than usual.
+  bool is_unusual_casing(int word, const std::string& lemma) const;
   // What Model::lemma_dictionary says of one UPOS: views into it.
   struct DictionaryClass {
     std::string upos;
-    std::vector<std::string_view> lemmas;                              // known, lower-cased; sorted
+    std::vector<bool> words;                                           // by Model::words: known
+    std::vector<std::string_view> other_lemmas;                        // known, not words; sorted
     std::vector<std::pair<std::string_view, std::string_view>> forms;  // irregular, by form
-    bool knows(std::string_view lemma) const;
+    // `word` is the index of `lemma` (lower-cased) in Model::words, or -1.
+    bool knows(int word, std::string_view lemma) const;
     std::optional<std::string_view> lemma_of(std::string_view form) const;
   };
   // The dictionary's class of `upos`, or null where it says nothing of it.
   const DictionaryClass* dictionary_class(const std::string& upos) const;
-  // `lemma`, if `known` holds it; else the most likely lemma of the first rules that it holds,
-  // if any is likely enough (`rule` is then set to its rule); else nothing. `lower_form` is
-  // the form lower-cased.
-  std::optional<std::string> known_lemma(const float* logits, const TopRules& top,
-                                         float temperature, const std::string& form,
-                                         std::string_view lower_form, const std::string& lemma,
-                                         const DictionaryClass& known, int& rule) const;
+  // Whether `known` holds the lemma of `choice`; else sets `choice` to the most likely lemma of
+  // the first rules that it holds, if any is likely enough, and says whether there was one.
+  // `lower_form` is the form lower-cased.
+  bool known_lemma(const RuleScores& scores, const std::string& form, std::string_view lower_form,
+                   const DictionaryClass& known, Choice& choice) const;
 
   const Vocabulary& words_;
   std::vector<LemmaRule> rules_;       // Model::lemma_rules, parsed
