@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 namespace sawtag {
@@ -191,16 +193,14 @@ bool LemmaChooser::DictionaryClass::knows(int word, std::string_view lemma) cons
 
 std::optional<std::string_view> LemmaChooser::DictionaryClass::lemma_of(
     std::string_view form) const {
-  const auto found =
-      std::lower_bound(forms.begin(), forms.end(), form,
-                       [](const auto& entry, std::string_view key) { return entry.first < key; });
-  if (found == forms.end() || found->first != form) return std::nullopt;
-  return found->second;
+  const int found = irregular_forms.find(form);
+  if (found < 0) return std::nullopt;
+  return irregular_lemmas[static_cast<std::size_t>(found)];
 }
 
 const LemmaChooser::DictionaryClass* LemmaChooser::dictionary_class(const std::string& upos) const {
   if (dictionary_.empty()) return nullptr;
-  // Views of the model's strings, no copy: a few milliseconds for WordNet's.
+  // Views of the model's strings (the irregular forms aside): a few milliseconds for WordNet's.
   std::call_once(dictionary_made_, [&] {
     const auto class_of = [&](const std::string& name) -> DictionaryClass& {
       for (DictionaryClass& known : dictionary_classes_) {
@@ -228,13 +228,21 @@ const LemmaChooser::DictionaryClass* LemmaChooser::dictionary_class(const std::s
       std::vector<std::string_view>& others = known.other_lemmas;
       if (!std::is_sorted(others.begin(), others.end())) std::sort(others.begin(), others.end());
     }
+    std::map<std::string, std::vector<const LemmaDictionaryEntry*>> irregular;  // by UPOS
     for (const LemmaDictionaryEntry& entry : dictionary_.forms) {
-      class_of(entry.upos).forms.emplace_back(entry.form, entry.lemma);
+      irregular[entry.upos].push_back(&entry);
     }
-    // The first entry of a (form, UPOS) counts, should a file list one twice.
-    for (DictionaryClass& known : dictionary_classes_) {
-      std::stable_sort(known.forms.begin(), known.forms.end(),
-                       [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [name, entries] : irregular) {
+      DictionaryClass& known = class_of(name);
+      std::vector<std::string> forms;
+      std::unordered_set<std::string_view> seen;
+      for (const LemmaDictionaryEntry* entry : entries) {
+        // The first entry of a (form, UPOS) counts, should a file list one twice.
+        if (!seen.insert(entry->form).second) continue;
+        forms.push_back(entry->form);
+        known.irregular_lemmas.push_back(entry->lemma);
+      }
+      known.irregular_forms = Vocabulary(std::move(forms), "irregular forms of " + name);
     }
   });
   for (const DictionaryClass& known : dictionary_classes_) {

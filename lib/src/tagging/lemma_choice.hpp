@@ -82,7 +82,8 @@ class LemmaChooser {
     std::string upos;
     std::vector<bool> words;                                           // by Model::words: known
     std::vector<std::string_view> other_lemmas;                        // known, not words; sorted
-    std::vector<std::pair<std::string_view, std::string_view>> forms;  // irregular, by form
+    Vocabulary irregular_forms;                                        // lower-cased
+    std::vector<std::string_view> irregular_lemmas;                    // by irregular form
     // `word` is the index of `lemma` (lower-cased) in Model::words, or -1.
     bool knows(int word, std::string_view lemma) const;
     std::optional<std::string_view> lemma_of(std::string_view form) const;
