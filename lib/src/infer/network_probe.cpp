@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -67,12 +68,16 @@ void probe_network(const NetworkEnsemble& network, const Model& model) {
 }
 
 void require_finite_scores(const float* logits, int count) {
+  // A count of the scores that are not finite (NaN fails the comparison too) rather than a
+  // branch on each: GCC 12 compares many at once.
+  int unusable = 0;
   for (int c = 0; c < count; ++c) {
-    if (!std::isfinite(logits[c])) {
-      throw ModelError(
-          "the model's network computed a NaN or infinite score for a word, so it "
-          "cannot tag it: its weights are unusable");
-    }
+    unusable += std::abs(logits[c]) <= std::numeric_limits<float>::max() ? 0 : 1;
+  }
+  if (unusable > 0) {
+    throw ModelError(
+        "the model's network computed a NaN or infinite score for a word, so it "
+        "cannot tag it: its weights are unusable");
   }
 }
 

@@ -45,15 +45,11 @@ void choose_tag(const float* logits, const Vocabulary& tags, float temperature, 
   if (top_k > 0) top = top_candidates(probabilities, tags, top_k);
 }
 
-// The most likely class of a row of logits (the first on a tie) and, when asked, its
-// calibrated probability: the morphology heads have hundreds of classes, and an exponential
-// for each would cost more than their products.
-int best_class(const float* logits, int count) {
-  return static_cast<int>(std::max_element(logits, logits + count) - logits);
-}
-
+// The calibrated probability of class `chosen` of a row of logits, computed only when asked:
+// the morphology heads have hundreds of classes, and an exponential for each would cost more
+// than their products.
 float class_probability(const float* logits, int count, int chosen, float temperature) {
-  const float maximum = logits[best_class(logits, count)];
+  const float maximum = logits[most_likely_class(logits, count)];
   const float inverse_temperature = 1.0f / temperature;
   float sum = 0.0f;
   for (int c = 0; c < count; ++c) sum += std::exp((logits[c] - maximum) * inverse_temperature);
@@ -146,7 +142,7 @@ void BatchTagger::tag_word(const float* row, std::size_t w, int word) {
   }
   if (model_.has_feats()) {
     const int num_feats = model_.config.num_feats;
-    const int chosen = best_class(morphology, num_feats);
+    const int chosen = most_likely_class(morphology, num_feats);
     tags.feats = model_.feats.at(chosen);
     if (options_.morphology_probabilities) {
       tags.feats_probability =

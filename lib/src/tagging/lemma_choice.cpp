@@ -10,6 +10,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "tagging/tagger_internals.hpp"
+
 namespace sawtag {
 
 namespace {
@@ -54,26 +56,11 @@ constexpr float kKnownFormOdds = 1e-4f;
 constexpr float kDictionaryOdds = 1e-2f;
 constexpr float kDictionaryEditOdds = 1e-4f;
 
-// The largest of `count` > 0 values: independent maxima of 16 lanes, not one chain.
-float largest(const float* values, int count) {
-  constexpr int kLanes = 16;
-  float lanes[kLanes];
-  std::fill_n(lanes, kLanes, values[0]);
-  int i = 0;
-  for (; i + kLanes <= count; i += kLanes) {
-    for (int lane = 0; lane < kLanes; ++lane) lanes[lane] = std::max(lanes[lane], values[i + lane]);
-  }
-  for (; i < count; ++i) lanes[0] = std::max(lanes[0], values[i]);
-  return *std::max_element(lanes, lanes + kLanes);
-}
-
 }  // namespace
 
 LemmaChooser::RuleScores::RuleScores(const float* logits, int rules, float temperature)
     : logits(logits), rules(rules), temperature(temperature) {
-  if (rules > 0) {
-    best = static_cast<int>(std::find(logits, logits + rules, largest(logits, rules)) - logits);
-  }
+  if (rules > 0) best = most_likely_class(logits, rules);
 }
 
 const LemmaChooser::TopRules& LemmaChooser::RuleScores::top() const {

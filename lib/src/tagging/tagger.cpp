@@ -45,6 +45,20 @@ void tag_softmax(const float* logits, int num_tags, float temperature,
   for (float& probability : probabilities) probability /= sum;
 }
 
+int most_likely_class(const float* logits, int count) {
+  // Maxima of 16 lanes, independent of each other, rather than one chain of comparisons.
+  constexpr int kLanes = 16;
+  float lanes[kLanes];
+  std::fill_n(lanes, kLanes, logits[0]);
+  int c = 0;
+  for (; c + kLanes <= count; c += kLanes) {
+    for (int lane = 0; lane < kLanes; ++lane) lanes[lane] = std::max(lanes[lane], logits[c + lane]);
+  }
+  for (; c < count; ++c) lanes[0] = std::max(lanes[0], logits[c]);
+  const float largest = *std::max_element(lanes, lanes + kLanes);
+  return static_cast<int>(std::find(logits, logits + count, largest) - logits);
+}
+
 namespace {
 
 // The loader validates a model file fully; this cheap check also covers models built in

@@ -22,6 +22,10 @@ struct TaggerInternals {
 void tag_softmax(const float* logits, int num_tags, float temperature,
                  std::vector<float>& probabilities);
 
+// The index of the largest of `count` > 0 finite logits (the first on a tie), found without a
+// branch on each: the FEATS and lemma heads' hundreds of classes, every word.
+int most_likely_class(const float* logits, int count);
+
 // summed += tag_softmax(logits, temperature), for the mean of several models' probabilities
 // (tagging/ensemble.cpp, train/teacher_distributions.cpp); scratch is working space.
 inline void add_tag_probabilities(const std::vector<float>& logits, float temperature,
