@@ -56,6 +56,17 @@ constexpr float kKnownFormOdds = 1e-4f;
 constexpr float kDictionaryOdds = 1e-2f;
 constexpr float kDictionaryEditOdds = 1e-4f;
 
+// The items of a list separated by single spaces (Model::lemma_casing, LemmaDictionary::lemmas).
+std::vector<std::string_view> spaced_items(std::string_view list) {
+  std::vector<std::string_view> items;
+  for (std::size_t begin = 0; begin < list.size();) {
+    const std::size_t end = std::min(list.find(' ', begin), list.size());
+    items.push_back(list.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return items;
+}
+
 }  // namespace
 
 LemmaChooser::RuleScores::RuleScores(const float* logits, int rules, float temperature)
@@ -200,16 +211,14 @@ const LemmaChooser::DictionaryClass* LemmaChooser::dictionary_class(const std::s
     };
     for (const auto& [name, list] : dictionary_.lemmas) {
       DictionaryClass& known = class_of(name);
-      const std::string_view text = list;
-      for (std::size_t begin = 0; begin < text.size();) {
-        const std::size_t end = std::min(text.find(' ', begin), text.size());
-        const std::string_view lemma = text.substr(begin, end - begin);
-        if (const int word = words_.find(lemma); word >= 0) {
-          known.words[static_cast<std::size_t>(word)] = true;
+      const std::vector<std::string_view> lemmas = spaced_items(list);
+      const std::vector<int> words = words_.find_each(lemmas);
+      for (std::size_t i = 0; i < lemmas.size(); ++i) {
+        if (words[i] >= 0) {
+          known.words[static_cast<std::size_t>(words[i])] = true;
         } else {
-          known.other_lemmas.push_back(lemma);
+          known.other_lemmas.push_back(lemmas[i]);
         }
-        begin = end + 1;
       }
       // `sawtag lemma-tables` writes them sorted; a file written otherwise still works.
       std::vector<std::string_view>& others = known.other_lemmas;
@@ -258,15 +267,17 @@ bool LemmaChooser::is_unusual_casing(int word, const std::string& lemma) const {
     return spellings.substr(begin, std::min(spellings.find(' ', begin), spellings.size()) - begin);
   };
   std::call_once(usual_made_, [&] {
+    const std::vector<std::string_view> usual = spaced_items(spellings);
+    std::vector<std::string> lower(usual.size());
+    std::transform(usual.begin(), usual.end(), lower.begin(), lower_case);
+    const std::vector<int> words = words_.find_each({lower.begin(), lower.end()});
     usual_.assign(static_cast<std::size_t>(words_.size()), 0);
-    for (std::size_t begin = 0; begin < spellings.size();) {
-      const std::string_view spelling = spelling_at(begin);
+    for (std::size_t i = 0; i < usual.size(); ++i) {
       // Only a word of the vocabulary has one (sawtag casing counts no other); its first counts.
-      const int found = words_.find(lower_case(spelling));
-      if (found >= 0 && usual_[static_cast<std::size_t>(found)] == 0) {
-        usual_[static_cast<std::size_t>(found)] = begin + 1;
+      if (words[i] >= 0 && usual_[static_cast<std::size_t>(words[i])] == 0) {
+        usual_[static_cast<std::size_t>(words[i])] =
+            static_cast<std::size_t>(usual[i].data() - spellings.data()) + 1;
       }
-      begin += spelling.size() + 1;
     }
   });
   const std::size_t usual = usual_[static_cast<std::size_t>(word)];
