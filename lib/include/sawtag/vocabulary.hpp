@@ -18,6 +18,8 @@ class Vocabulary {
   // find() of each of `items`, several times faster than one find() after another for many
   // items in a large vocabulary (their memory is fetched a block of items at a time).
   std::vector<int> find_each(const std::vector<std::string_view>& items) const;
+  // Asks memory for where find(item) will look first, so that a find() soon after waits less.
+  void prefetch(std::string_view item) const;
   const std::string& at(int index) const { return items_.at(static_cast<std::size_t>(index)); }
   int size() const { return static_cast<int>(items_.size()); }
   const std::vector<std::string>& items() const { return items_; }

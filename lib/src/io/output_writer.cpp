@@ -160,9 +160,9 @@ class ConlluWriter : public OutputWriter {
 
   void write_line(const std::vector<TaggedSentence>& sentences) override {
     for (const TaggedSentence& tagged : sentences) {
-      Sentence filled = *tagged.sentence;
-      apply_tags(filled, *tagged.result, options_);
-      write_conllu(out_, filled);
+      filled_ = *tagged.sentence;
+      apply_tags(filled_, *tagged.result, options_);
+      write_conllu(out_, filled_);
     }
   }
 
@@ -175,6 +175,7 @@ class ConlluWriter : public OutputWriter {
  private:
   std::ostream& out_;
   OutputOptions options_;
+  Sentence filled_;  // the sentence being written, with its tags: its strings' memory reused
 };
 
 void append_candidates(std::string& json, const char* key,

@@ -60,6 +60,10 @@ std::vector<int> Vocabulary::find_each(const std::vector<std::string_view>& item
   return found;
 }
 
+void Vocabulary::prefetch(std::string_view item) const {
+  if (!slots_.empty()) __builtin_prefetch(&slots_[hash_of(item) & (slots_.size() - 1)]);
+}
+
 int Vocabulary::probe(std::string_view item, std::size_t slot) const {
   const std::size_t mask = slots_.size() - 1;
   for (;; slot = (slot + 1) & mask) {

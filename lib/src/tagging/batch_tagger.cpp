@@ -104,6 +104,13 @@ void BatchTagger::push(const std::vector<std::string>& words, const infer::Windo
 void BatchTagger::run() {
   if (windows_.empty()) return;
   network_.forward(windows_, logits_, options_.morphology);
+  if (options_.morphology && model_.has_lemmas()) {
+    for (const infer::Window& window : windows_) {
+      for (int i = window.unwanted_before; i < window.count - window.unwanted_after; ++i) {
+        lemmas_.prefetch((*window.words)[static_cast<std::size_t>(window.first + i)]);
+      }
+    }
+  }
   const int columns = network_.num_logits();
   const float* row = logits_.data();
   for (std::size_t w = 0; w < windows_.size(); ++w) {

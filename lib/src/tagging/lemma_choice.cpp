@@ -176,6 +176,12 @@ std::string LemmaChooser::choose(const float* logits, float temperature, const s
   return lemma;
 }
 
+void LemmaChooser::prefetch(const std::string& form) const {
+  lexicon_forms_.prefetch(form);
+  std::string buffer;
+  words_.prefetch(lowered(form, buffer));
+}
+
 int LemmaChooser::word_of(Choice& choice) const {
   if (choice.word == Choice::kNotLookedUp) {
     std::string buffer;

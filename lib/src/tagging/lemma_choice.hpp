@@ -28,6 +28,10 @@ class LemmaChooser {
   // head chose, or -1 when none applied (the lemma lexicon may still have given the lemma).
   std::string choose(const float* logits, float temperature, const std::string& form,
                      const std::string& upos, const std::string& xpos, int& rule) const;
+  // Asks memory for what choose() of `form` will most likely look up first (the form in the
+  // lemma lexicon; the form lower-cased, which is most words' lemma, in the vocabulary): called
+  // for a batch's words before their choose(), it saves most of the waits on a table's memory.
+  void prefetch(const std::string& form) const;
 
  private:
   // The lemma head's kSize most likely rules, most likely first (ties: the lower index first).
