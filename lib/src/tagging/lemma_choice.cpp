@@ -142,11 +142,13 @@ LemmaChooser::LemmaChooser(const Model& model)
 std::string LemmaChooser::choose(const float* logits, float temperature, const std::string& form,
                                  const std::string& upos, const std::string& xpos,
                                  int& rule) const {
-  const RuleScores scores(logits, static_cast<int>(rules_.size()), temperature);
-  Choice choice = from_rules(scores, form);
   const DictionaryClass* dictionary = dictionary_class(upos);
   std::string buffer;
   const std::string_view lower_form = dictionary != nullptr ? lowered(form, buffer) : form;
+  // Fetched while the rules are tried.
+  if (dictionary != nullptr) dictionary->irregular_forms.prefetch(lower_form);
+  const RuleScores scores(logits, static_cast<int>(rules_.size()), temperature);
+  Choice choice = from_rules(scores, form);
   const std::optional<std::string_view> irregular =
       dictionary != nullptr ? dictionary->lemma_of(lower_form) : std::nullopt;
   if (choice.rule >= 0 && !irregular) {
