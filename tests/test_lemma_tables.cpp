@@ -104,6 +104,12 @@ TEST_CASE("A lemma keeps its word's usual casing when the lemma head gives it a 
     const LemmaChooser with_lexicon(model);
     CHECK(with_lexicon.choose(keep_a_little_more, 1.0f, "kerala", "PROPN", "NNP", rule) ==
           "kerala-lexicon");
+    CHECK(rule == 1);  // the rule the head chose, for the lemma's probability
+    // Without the rule, the same lemmas (the lexicon's without trying the rules).
+    CHECK(with_lexicon.choose(keep_a_little_more, 1.0f, "kerala", "PROPN", "NNP") ==
+          "kerala-lexicon");
+    CHECK(with_lexicon.choose(keep_a_little_more, 1.0f, "kerala", "PROPN", "NNPS") == "Kerala");
+    CHECK(with_lexicon.choose(keep_for_sure, 1.0f, "kerala", "PROPN", "NNP") == "kerala-lexicon");
   }
 }
 

@@ -159,14 +159,15 @@ void BatchTagger::tag_word(const float* row, std::size_t w, int word) {
   }
   if (model_.has_lemmas()) {
     const int num_rules = model_.config.num_lemma_rules;
-    int rule = -1;
     const std::string& form = (*windows_[w].words)[static_cast<std::size_t>(word)];
-    tags.lemma =
-        lemmas_.choose(morphology, calibration.lemma_temperature, form, tags.upos, tags.xpos, rule);
+    const float temperature = calibration.lemma_temperature;
     if (options_.morphology_probabilities) {
+      int rule = -1;
+      tags.lemma = lemmas_.choose(morphology, temperature, form, tags.upos, tags.xpos, rule);
       tags.lemma_probability =
-          rule < 0 ? 0.0f
-                   : class_probability(morphology, num_rules, rule, calibration.lemma_temperature);
+          rule < 0 ? 0.0f : class_probability(morphology, num_rules, rule, temperature);
+    } else {
+      tags.lemma = lemmas_.choose(morphology, temperature, form, tags.upos, tags.xpos);
     }
   }
 }

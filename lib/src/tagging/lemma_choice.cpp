@@ -142,6 +142,32 @@ LemmaChooser::LemmaChooser(const Model& model)
 std::string LemmaChooser::choose(const float* logits, float temperature, const std::string& form,
                                  const std::string& upos, const std::string& xpos,
                                  int& rule) const {
+  std::string lemma = from_head(logits, temperature, form, upos, rule);
+  if (const std::string* listed = lexicon_lemma(form, upos, xpos)) lemma = *listed;
+  return lemma;
+}
+
+std::string LemmaChooser::choose(const float* logits, float temperature, const std::string& form,
+                                 const std::string& upos, const std::string& xpos) const {
+  if (const std::string* listed = lexicon_lemma(form, upos, xpos)) return *listed;
+  int rule = -1;
+  return from_head(logits, temperature, form, upos, rule);
+}
+
+const std::string* LemmaChooser::lexicon_lemma(const std::string& form, const std::string& upos,
+                                               const std::string& xpos) const {
+  const int found = lexicon_forms_.find(form);
+  if (found < 0) return nullptr;
+  // The last entry of the (form, UPOS, XPOS) counts, should a file list one twice.
+  const std::string* lemma = nullptr;
+  for (const LemmaLexiconEntry* entry : lexicon_entries_[static_cast<std::size_t>(found)]) {
+    if (entry->upos == upos && entry->xpos == xpos) lemma = &entry->lemma;
+  }
+  return lemma;
+}
+
+std::string LemmaChooser::from_head(const float* logits, float temperature, const std::string& form,
+                                    const std::string& upos, int& rule) const {
   const DictionaryClass* dictionary = dictionary_class(upos);
   std::string buffer;
   const std::string_view lower_form = dictionary != nullptr ? lowered(form, buffer) : form;
@@ -168,12 +194,6 @@ std::string LemmaChooser::choose(const float* logits, float temperature, const s
     if (deletion.upos != upos || lemma.find(deletion.character) == std::string::npos) continue;
     std::string shorter = without(lemma, deletion.character);
     if (!shorter.empty()) lemma = std::move(shorter);
-  }
-  if (const int found = lexicon_forms_.find(form); found >= 0) {
-    // The last entry of the (form, UPOS, XPOS) counts, should a file list one twice.
-    for (const LemmaLexiconEntry* entry : lexicon_entries_[static_cast<std::size_t>(found)]) {
-      if (entry->upos == upos && entry->xpos == xpos) lemma = entry->lemma;
-    }
   }
   return lemma;
 }

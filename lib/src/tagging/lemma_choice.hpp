@@ -28,6 +28,10 @@ class LemmaChooser {
   // head chose, or -1 when none applied (the lemma lexicon may still have given the lemma).
   std::string choose(const float* logits, float temperature, const std::string& form,
                      const std::string& upos, const std::string& xpos, int& rule) const;
+  // The same lemma without the rule: a word of the lemma lexicon takes its lemma without the
+  // rules being tried.
+  std::string choose(const float* logits, float temperature, const std::string& form,
+                     const std::string& upos, const std::string& xpos) const;
   // Asks memory for what choose() of `form` will most likely look up first (the form in the
   // lemma lexicon; the form lower-cased, which is most words' lemma, in the vocabulary): called
   // for a batch's words before their choose(), it saves most of the waits on a table's memory.
@@ -56,6 +60,13 @@ class LemmaChooser {
    private:
     mutable std::optional<TopRules> top_;
   };
+
+  // The lemma from the lemma head, the tables and the dictionary: choose() but the lexicon.
+  std::string from_head(const float* logits, float temperature, const std::string& form,
+                        const std::string& upos, int& rule) const;
+  // The lemma the lemma lexicon gives the word, or null.
+  const std::string* lexicon_lemma(const std::string& form, const std::string& upos,
+                                   const std::string& xpos) const;
 
   // A lemma, the rule that gave it (-1: none) and, once looked up, the index in Model::words of
   // the lemma lower-cased (-1: not a word).
