@@ -92,7 +92,7 @@ class LemmaChooser {
                                 Choice& choice) const;
   // Whether the lemma of vocabulary word `word` (-1: none) is written otherwise than usual.
   bool is_unusual_casing(int word, const std::string& lemma) const;
-  // What Model::lemma_dictionary says of one UPOS: views into it.
+  // What Model::lemma_dictionary says of one UPOS: views into it, its irregular forms copied.
   struct DictionaryClass {
     std::string upos;
     std::vector<bool> words;                                           // by Model::words: known
