@@ -54,8 +54,9 @@ std::vector<int> Vocabulary::find_each(const std::vector<std::string_view>& item
       const int index = slots_[first_slot[i]];
       if (index >= 0) __builtin_prefetch(&items_[static_cast<std::size_t>(index)]);
     }
-    for (std::size_t i = 0; i < count; ++i)
+    for (std::size_t i = 0; i < count; ++i) {
       found[begin + i] = probe(items[begin + i], first_slot[i]);
+    }
   }
   return found;
 }

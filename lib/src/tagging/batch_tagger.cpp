@@ -104,6 +104,8 @@ void BatchTagger::push(const std::vector<std::string>& words, const infer::Windo
 void BatchTagger::run() {
   if (windows_.empty()) return;
   network_.forward(windows_, logits_, options_.morphology);
+  // The lemma tables' memory for all the batch's words is asked for at once: the fetches
+  // overlap, where each word's would otherwise wait on its own (LemmaChooser::prefetch).
   if (options_.morphology && model_.has_lemmas()) {
     for (const infer::Window& window : windows_) {
       for (int i = window.unwanted_before; i < window.count - window.unwanted_after; ++i) {
