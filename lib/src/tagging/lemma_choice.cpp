@@ -75,9 +75,10 @@ LemmaChooser::RuleScores::RuleScores(const float* logits, int rules, float tempe
 }
 
 const LemmaChooser::TopRules& LemmaChooser::RuleScores::top() const {
-  if (top_) return *top_;
+  if (has_top_) return top_;
+  has_top_ = true;
   constexpr int kSize = TopRules::kSize;
-  TopRules& top = top_.emplace();
+  TopRules& top = top_;
   float value[kSize];  // logits[top.index[i]], kept beside the indices: no load waits on another
   // value[kSize - 1] once full; before, below every logit (they are finite, ModelError else).
   float floor = -std::numeric_limits<float>::infinity();

@@ -58,7 +58,9 @@ class LemmaChooser {
     int best = -1;  // the most likely rule (the first on a tie); -1 when there are none
 
    private:
-    mutable std::optional<TopRules> top_;
+    // Not a std::optional: Clang 14 cannot construct one of a class nested in the class using it.
+    mutable TopRules top_;
+    mutable bool has_top_ = false;
   };
 
   // The lemma from the lemma head, the tables and the dictionary: choose() but the lexicon.
