@@ -320,17 +320,19 @@ bool LemmaChooser::is_unusual_casing(int word, const std::string& lemma) const {
 // first few rules applies, the form, lower-cased if the most likely rule lower-cases.
 LemmaChooser::Choice LemmaChooser::from_rules(const RuleScores& scores,
                                               const std::string& form) const {
-  // Most words: the most likely rule applies and makes a word written as usual, which no other
-  // candidate can beat (they could only lose score to it), so no other rule is looked at.
+  // The most likely rule's lemma (rule -1 when it does not apply). Most words: it applies and
+  // makes a word written as usual, which no other candidate can beat (they could only lose
+  // score to it), so no other rule is looked at.
+  Choice likeliest;
   if (scores.best >= 0) {
-    std::optional<std::string> lemma =
-        apply_lemma_rule(rules_[static_cast<std::size_t>(scores.best)], form);
-    if (lemma) {
-      Choice likeliest{std::move(*lemma), scores.best};
-      if (word_of(likeliest) >= 0 && !is_unusual_casing(likeliest.word, likeliest.lemma)) {
-        return likeliest;
-      }
+    if (std::optional<std::string> lemma =
+            apply_lemma_rule(rules_[static_cast<std::size_t>(scores.best)], form)) {
+      likeliest = Choice{std::move(*lemma), scores.best};
     }
+  }
+  if (likeliest.rule >= 0 && word_of(likeliest) >= 0 &&
+      !is_unusual_casing(likeliest.word, likeliest.lemma)) {
+    return likeliest;
   }
   // The odds in units of logits: probabilities are softmax(logits / temperature).
   const float known_word_step = scores.temperature * std::log(kKnownWordOdds);
@@ -349,6 +351,10 @@ LemmaChooser::Choice LemmaChooser::from_rules(const RuleScores& scores,
     const int index = top.index[k];
     const float logit = scores.logits[index];
     if (count > 0 && logit < candidates[0].score + reach) break;
+    if (index == scores.best) {  // tried above, its word looked up
+      if (likeliest.rule >= 0) candidates[count++] = {logit, std::move(likeliest)};
+      continue;
+    }
     std::optional<std::string> lemma =
         apply_lemma_rule(rules_[static_cast<std::size_t>(index)], form);
     if (lemma) candidates[count++] = {logit, Choice{std::move(*lemma), index}};
