@@ -264,11 +264,8 @@ void ModelReader::read_lemma_deletions(const Json& section, Model& model) const 
   std::set<std::pair<std::string, std::string>> seen;
   for (std::size_t i = 0; i < section.size(); ++i) {
     const std::string path = "lemma_deletions[" + std::to_string(i) + "]";
-    const std::vector<std::string> fields = read_strings(section[i], path);
-    if (fields.size() != 2) {
-      fail(path + ": expected [UPOS, character], got " + std::to_string(fields.size()) +
-           " strings");
-    }
+    const std::vector<std::string> fields =
+        read_filled_strings(section[i], path, 2, "[UPOS, character]");
     require_upos(model, fields[0], path);
     if (!model_strings::is_one_code_point(fields[1])) {
       fail(path + ": " + quote(fields[1]) + " is not one character (one code point)");
