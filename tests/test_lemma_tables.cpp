@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cli_fixture.hpp"
+#include "io/model_file_limits.hpp"
 #include "sawtag/error.hpp"
 #include "sawtag/lemma_casing.hpp"
 #include "sawtag/training.hpp"
@@ -299,6 +300,62 @@ TEST_CASE("The characters a UPOS drops are saved in the model file", "[lemma_tab
                     Catch::Contains("lemma_deletions[1]: listed twice"));
   CHECK_THROWS_WITH(parse_model(with_deletions("[[\"NUM\"]]"), "m.json"),
                     Catch::Contains("lemma_deletions[0]: expected [UPOS, character]"));
+}
+
+TEST_CASE("The lemma lexicon reads alike whether the fast reader or the parser reads it",
+          "[lemma_tables]") {
+  Model model = model_with_lemmas();
+  model.lemma_lexicon = {{"was", "AUX", "VBD", "be"}, {"mice", "NOUN", "NNS", "mouse"}};
+  const std::string text = serialize_model(model);
+  const std::string saved =
+      "\"lemma_lexicon\": " + nlohmann::ordered_json::parse(text).at("lemma_lexicon").dump();
+  REQUIRE(text.find(saved) != std::string::npos);
+  const auto with_lexicon = [&](const std::string& rows) {
+    std::string changed = text;
+    return changed.replace(changed.find(saved), saved.size(), "\"lemma_lexicon\": " + rows);
+  };
+  const auto lexicon_of = [](const Model& loaded) {
+    std::vector<std::vector<std::string>> rows;
+    for (const LemmaLexiconEntry& entry : loaded.lemma_lexicon) {
+      rows.push_back({entry.form, entry.upos, entry.xpos, entry.lemma});
+    }
+    return rows;
+  };
+  const std::vector<std::vector<std::string>> expected = {{"was", "AUX", "VBD", "be"},
+                                                          {"mice", "NOUN", "NNS", "mouse"}};
+  // Cut out and read by string_array.hpp's reader; with a "\u" escape, read by the parser.
+  CHECK(lexicon_of(parse_model(text, "m.json")) == expected);
+  CHECK(lexicon_of(parse_model(
+            with_lexicon(R"([["was","AUX","VBD","be"], ["mic\u0065","NOUN","NNS","mouse"]])"),
+            "m.json")) == expected);
+  // The same messages either way.
+  std::vector<std::string> too_long;
+  for (const char* escape : {"", "\\u0061"}) {
+    INFO("escape: " << escape);
+    const std::string form = std::string("w") + escape;
+    const auto row = [&](const char* rest) { return "[\"" + form + "\"," + rest + "]"; };
+    CHECK_THROWS_WITH(parse_model(with_lexicon("[" + row(R"("AUX","VBD","be")") + "," +
+                                               row(R"("X","X","")") + "]"),
+                                  "m.json"),
+                      Catch::Contains("m.json: lemma_lexicon[1]: an empty string"));
+    CHECK_THROWS_WITH(
+        parse_model(with_lexicon("[" + row(R"("AUX","VBD")") + "]"), "m.json"),
+        Catch::Contains("lemma_lexicon[0]: expected [form, UPOS, XPOS, lemma], got 3 strings"));
+    std::string long_table = "[" + row(R"("X","X","x")");
+    for (std::size_t i = 0; i < model_file::kMaxTableEntries; ++i) {
+      long_table += "," + row(R"("X","X","x")");
+    }
+    try {
+      parse_model(with_lexicon(long_table + "]"), "m.json");
+    } catch (const ModelError& error) {
+      too_long.push_back(error.what());
+    }
+  }
+  REQUIRE(too_long.size() == 2);
+  CHECK(too_long[0] == too_long[1]);
+  CHECK_THAT(too_long[0], Catch::Contains("m.json: not a sawtag model"));
+  CHECK_THROWS_WITH(parse_model(with_lexicon(R"([["was","AUX","VBD","be"],])"), "m.json"),
+                    Catch::Contains("m.json: not valid JSON"));
 }
 
 TEST_CASE_METHOD(CliFixture,

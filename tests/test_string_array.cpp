@@ -34,6 +34,22 @@ std::optional<Strings> parsed(const std::string& text) {
   return strings;
 }
 
+using Rows = std::vector<Strings>;
+
+// The rows nlohmann reads from `text`, or std::nullopt when it is not an array of arrays of
+// `width` strings.
+std::optional<Rows> parsed_rows(const std::string& text, std::size_t width) {
+  const auto document = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!document.is_array()) return std::nullopt;
+  Rows rows;
+  for (const auto& row : document) {
+    std::optional<Strings> strings = parsed(row.dump());
+    if (!row.is_array() || !strings || strings->size() != width) return std::nullopt;
+    rows.push_back(std::move(*strings));
+  }
+  return rows;
+}
+
 }  // namespace
 
 TEST_CASE("read_string_array reads strings, escapes and UTF-8", "[model_file]") {
@@ -125,6 +141,69 @@ TEST_CASE("read_string_array agrees with a JSON parser on random text", "[model_
       CHECK(repeated->text == (*fast)[*repeated_at]);
     }
     if (!fast->empty()) CHECK(json::first_of_string_array(text, 0) == fast->front());
+  }
+  CHECK(accepted > 1000);
+}
+
+TEST_CASE("read_string_rows reads a table of rows of strings, each of one width", "[model_file]") {
+  const auto rows = [](const std::string& text, std::size_t width) {
+    std::size_t end = 0;
+    return json::read_string_rows(text, 0, width, &end);
+  };
+  CHECK(rows("[]", 2) == Rows{});
+  CHECK(rows(R"([["a","b"], [ "c" , "d\"e" ]])", 2) == Rows{{"a", "b"}, {"c", "d\"e"}});
+  std::size_t end = 0;
+  CHECK(json::read_string_rows(R"([["a"]], "x")", 0, 1, &end) == Rows{{"a"}});
+  CHECK(end == 7);
+  std::size_t count_end = 0;
+  CHECK(json::count_string_rows(R"([["a"]], "x")", 0, 1, &count_end) == 1u);
+  CHECK(count_end == 7);
+  // Left to the parser: another width, escapes it leaves to it, anything but rows of strings.
+  for (const std::string text :
+       {R"([["a","b"],["c"]])", R"([["a","b","c"]])", R"([[]])", R"([["\u0041","b"]])",
+        R"([["a","b"],])", R"([["a","b"] ["c","d"]])", R"([["a",1]])", R"([{"a":"b"}])",
+        R"([["a","b"])", R"(["a","b"])", R"([[["a","b"]]])", ""}) {
+    INFO(text);
+    CHECK_FALSE(rows(text, 2).has_value());
+    CHECK_FALSE(json::count_string_rows(text, 0, 2, &count_end).has_value());
+  }
+  CHECK_FALSE(rows("[[]]", 0).has_value());  // no width: no table
+}
+
+TEST_CASE("read_string_rows agrees with a JSON parser on random tables", "[model_file]") {
+  const std::vector<std::string> strings = {"\"a\"",        "\"\"",     "\"\\u00e9\"", "\"\\\"\"",
+                                            "\"\xC3\xA9\"", "\"\x01\"", "1",           "[]"};
+  const std::vector<std::string> separators = {",", ", ", " ,\n", ""};
+  std::mt19937 random(11);
+  int accepted = 0;
+  for (int trial = 0; trial < 5000; ++trial) {
+    const std::size_t width = 1 + random() % 3;
+    std::string text = "[";
+    const int count = static_cast<int>(random() % 4);
+    for (int r = 0; r < count; ++r) {
+      if (r > 0) text += separators[random() % separators.size()];
+      text += "[";
+      // Mostly the table's width; now and then one more or less.
+      const std::size_t row_width = random() % 8 == 0 ? random() % 4 : width;
+      for (std::size_t k = 0; k < row_width; ++k) {
+        if (k > 0) text += separators[random() % separators.size()];
+        text += strings[random() % (random() % 2 == 0 ? 2 : strings.size())];
+      }
+      text += "]";
+    }
+    text += "]";
+    INFO(text << " width " << width);
+    std::size_t end = 0;
+    const std::optional<Rows> fast = json::read_string_rows(text, 0, width, &end);
+    std::size_t count_end = 0;
+    const std::optional<std::size_t> counted = json::count_string_rows(text, 0, width, &count_end);
+    REQUIRE(counted.has_value() == fast.has_value());
+    if (!fast) continue;
+    ++accepted;
+    CHECK(*counted == fast->size());
+    CHECK(count_end == end);
+    CHECK(end == text.size());
+    CHECK(parsed_rows(text, width) == fast);
   }
   CHECK(accepted > 1000);
 }

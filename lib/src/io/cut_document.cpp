@@ -155,6 +155,10 @@ class Cutter {
           at = words_at(at);
           continue;
         }
+        if (const std::size_t width = c == '[' ? row_width() : 0; width != 0) {
+          at = rows_at(at, width);
+          continue;
+        }
         if (c == '[' && at_tensor_data()) {
           const std::size_t end = numbers_end(at);
           if (problem_) return *problem_;
@@ -314,6 +318,16 @@ class Cutter {
            keys_[1] == "vocabularies" && keys_[2] == "words" && !document_.words_;
   }
 
+  // The strings in each row of the array the pass is at, when it is a table of rows of strings
+  // of the document ("lemma_lexicon": [[form, UPOS, XPOS, lemma], ...], "lemma_dictionary":
+  // {"forms": [[form, UPOS, lemma], ...]}), else 0.
+  std::size_t row_width() const {
+    if (!after_colon_) return 0;
+    if (stack_ == "{" && keys_[1] == "lemma_lexicon") return 4;
+    if (stack_ == "{{" && keys_[1] == "lemma_dictionary" && keys_[2] == "forms") return 3;
+    return 0;
+  }
+
   // At the array of "tensors": {"NAME": {"data": [...]}} of the document.
   bool at_tensor_data() const {
     return after_colon_ && stack_ == "{{{" && keys_[1] == "tensors" && keys_[3] == "data";
@@ -345,15 +359,7 @@ class Cutter {
       at = skip_whitespace(at + 1);
       progress(at);
     }
-    const std::size_t end = at + 1;
-    document_.append(text_.substr(copied_, begin - copied_), copied_, false);
-    document_.append_placeholder("\"\\u0001" + std::to_string(document_.cuts_.size()) + "\"",
-                                 begin);
-    document_.cuts_.push_back(
-        {CutDocument::Kind::numbers, text_.substr(begin, end - begin), count});
-    copied_ = end;
-    value_ended(end);
-    return end;
+    return cut_array({CutDocument::Kind::numbers, text_.substr(begin, at + 1 - begin), count});
   }
 
   // What is at text_[at] in a tensor's data array, where a number (or, after `index` numbers,
@@ -395,16 +401,36 @@ class Cutter {
   std::size_t words_at(std::size_t begin) {
     std::size_t end = 0;
     const std::optional<std::size_t> count = count_string_array(text_, begin, &end, release_);
-    if (!count) {  // scanned as any array
-      stack_.push_back('[');
-      after_colon_ = false;
-      return structural(begin);
-    }
+    if (!count) return as_any_array(begin);
+    document_.words_ = document_.cuts_.size();
+    return cut_array({CutDocument::Kind::words, text_.substr(begin, end - begin), *count});
+  }
+
+  // The table at text_[begin], rows of `width` strings, checked and cut out when the fast reader
+  // can read it, as words_at() cuts the words; else it is left to the parser.
+  std::size_t rows_at(std::size_t begin, std::size_t width) {
+    std::size_t end = 0;
+    const std::optional<std::size_t> count = count_string_rows(text_, begin, width, &end, release_);
+    if (!count) return as_any_array(begin);
+    return cut_array({CutDocument::Kind::rows, text_.substr(begin, end - begin), *count, width});
+  }
+
+  // The array at text_[begin], which the fast readers leave to the parser, scanned as any array.
+  std::size_t as_any_array(std::size_t begin) {
+    stack_.push_back('[');
+    after_colon_ = false;
+    return structural(begin);
+  }
+
+  // Replaces the array cut.raw (in text_) by a placeholder string. Returns where the pass goes
+  // on: after the array.
+  std::size_t cut_array(CutDocument::Cut cut) {
+    const auto begin = static_cast<std::size_t>(cut.raw.data() - text_.data());
+    const std::size_t end = begin + cut.raw.size();
     document_.append(text_.substr(copied_, begin - copied_), copied_, false);
     document_.append_placeholder("\"\\u0001" + std::to_string(document_.cuts_.size()) + "\"",
                                  begin);
-    document_.words_ = document_.cuts_.size();
-    document_.cuts_.push_back({CutDocument::Kind::words, text_.substr(begin, end - begin), *count});
+    document_.cuts_.push_back(cut);
     copied_ = end;
     value_ended(end);
     return end;

@@ -1,8 +1,9 @@
 // The text the model file's JSON parser reads: the file, with what is big cut out of it. The
 // parser (nlohmann) copies every token it reads, whitespace included, and a tensor's base64
 // data is most of a model; so before parsing, one pass over the file
-//  - cuts out every "base64:..." payload, the vocabulary's words (checked and counted here,
-//    not copied, and read by a reader of their own, string_array.hpp), every tensor's "data" array
+//  - cuts out every "base64:..." payload, the vocabulary's words and the lemma tables' rows of
+//    strings (checked and counted here, not copied, and read by a reader of their own,
+//    string_array.hpp), every tensor's "data" array
 //    of numbers (read with from_chars), and every other string longer than kMaxParsedStringBytes
 //    (the learned tokenizer's document), leaving a short placeholder string in their place;
 //  - refuses what no model holds before the parser copies it: a number longer than
@@ -116,11 +117,14 @@ class CutDocument {
     string,   // a long string as written between its quotes, escapes and all
     words,    // the vocabulary's array of words, as written, checked by count_string_array
     numbers,  // a tensor's "data" array, all numbers (json_number_end)
+    rows,     // a table of rows of strings (lemma_lexicon, lemma_dictionary.forms), checked by
+              // count_string_rows
   };
   struct Cut {
     Kind kind;
     std::string_view raw;   // in the file
-    std::size_t count = 0;  // of numbers, or of words
+    std::size_t count = 0;  // of numbers, words or rows
+    std::size_t width = 0;  // of rows: the strings of each
   };
 
   PiecesIterator begin(const Release* release = nullptr, std::string_view file = {}) const {

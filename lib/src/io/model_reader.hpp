@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -90,6 +91,12 @@ class ModelReader {
   const json::CutDocument::Cut* cut_of(const std::string& text) const {
     return cut_ ? cut_->cut_of(text) : nullptr;
   }
+  // The cut of that kind a parsed value stands for, or nullptr.
+  const json::CutDocument::Cut* cut_of(const Json& value, json::CutDocument::Kind kind) const {
+    const json::CutDocument::Cut* cut =
+        value.is_string() ? cut_of(value.get_ref<const std::string&>()) : nullptr;
+    return cut != nullptr && cut->kind == kind ? cut : nullptr;
+  }
 
   // ---- model_reader.cpp: the parse and its errors, the format tag, upgrade()
   [[noreturn]] void fail(const std::string& problem) const;
@@ -102,6 +109,7 @@ class ModelReader {
   // ---- model_reader_parse_checks.cpp: the checks made while parsing (on_parse_event)
   bool on_parse_event(Json::parse_event_t event, Json& parsed);
   void check_cut_numbers(const std::string& text) const;
+  void check_cut_rows(const Json& value) const;
   void keep_value(const Json& value);
   void charge(std::size_t bytes) const;
   [[noreturn]] void refuse_non_string(const char* type_name) const;
@@ -145,6 +153,12 @@ class ModelReader {
   // A table row: `count` strings, none empty ("expected [form, UPOS, lemma]" otherwise).
   std::vector<std::string> read_filled_strings(const Json& value, const std::string& path,
                                                std::size_t count, const char* shape) const;
+  // A table of at most `max_rows` such rows of `width` strings, cut out of the file
+  // (cut_document.hpp) or parsed: take_row(i, row) is called with each, in order, once it is
+  // checked.
+  void read_rows(const Json& section, const std::string& path, std::size_t width, const char* shape,
+                 std::size_t max_rows,
+                 const std::function<void(std::size_t, std::vector<std::string>&)>& take_row) const;
   // Fails unless `upos` is one of model.upos.
   void require_upos(const Model& model, const std::string& upos, const std::string& path) const;
   void read_lemma_lexicon(const Json& section, std::vector<LemmaLexiconEntry>& lexicon) const;

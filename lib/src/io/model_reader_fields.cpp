@@ -68,7 +68,10 @@ int ModelReader::read_int(const Json& value, const std::string& path) const {
 std::string ModelReader::restore(const std::string& text, bool is_document) const {
   using Kind = json::CutDocument::Kind;
   const json::CutDocument::Cut* cut = cut_of(text);
-  if (cut == nullptr || cut->kind == Kind::words || cut->kind == Kind::numbers) return text;
+  if (cut == nullptr || cut->kind == Kind::words || cut->kind == Kind::numbers ||
+      cut->kind == Kind::rows) {
+    return text;
+  }
   if (cut->kind == Kind::string) {
     if (!is_document) charge(cut->raw.size());
     std::optional<std::string> restored = json::unescape(cut->raw, release_);

@@ -38,6 +38,7 @@ bool ModelReader::on_parse_event(Json::parse_event_t event, Json& parsed) {
       }
       if (take_tensor_value(parsed)) return false;
       if (parsed.is_string()) check_cut_numbers(parsed.get_ref<const std::string&>());
+      check_cut_rows(parsed);
       keep_value(parsed);
       break;
     case Event::object_end:
@@ -62,6 +63,18 @@ void ModelReader::check_cut_numbers(const std::string& text) const {
       cut->count > static_cast<std::size_t>(expected->second)) {
     fail("tensor '" + expected->first + "': expected " + std::to_string(expected->second) +
          " values, got more");
+  }
+}
+
+// A table of rows cut out (cut_document.hpp), held to the limits its entries would have been
+// had the parser read them: the bytes of each row and string, and kMaxTableEntries rows.
+void ModelReader::check_cut_rows(const Json& value) const {
+  const json::CutDocument::Cut* cut = cut_of(value, json::CutDocument::Kind::rows);
+  if (cut == nullptr || open_.empty()) return;
+  charge(cut->count * (1 + cut->width) * kValueCost + cut->raw.size());
+  if (cut->count > kMaxTableEntries) {
+    fail(join(open_.back().path, name_of(last_key_)) + " has more than " +
+         std::to_string(kMaxTableEntries) + " entries, more than a model file may have");
   }
 }
 

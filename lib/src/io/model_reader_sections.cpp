@@ -107,9 +107,7 @@ void ModelReader::require_reserved(const Vocabulary& vocabulary, const std::stri
 }
 
 bool ModelReader::is_words_placeholder(const Json& value) const {
-  if (!value.is_string()) return false;
-  const json::CutDocument::Cut* cut = cut_of(value.get_ref<const std::string&>());
-  return cut != nullptr && cut->kind == json::CutDocument::Kind::words;
+  return cut_of(value, json::CutDocument::Kind::words) != nullptr;
 }
 
 void ModelReader::read_vocabularies(const Json& document, Model& model) {
@@ -231,21 +229,45 @@ void ModelReader::require_upos(const Model& model, const std::string& upos,
   if (model.upos.find(upos) < 0) fail(path + ": " + quote(upos) + " is not in tag_sets.upos");
 }
 
+void ModelReader::read_rows(
+    const Json& section, const std::string& path, std::size_t width, const char* shape,
+    std::size_t max_rows,
+    const std::function<void(std::size_t, std::vector<std::string>&)>& take_row) const {
+  const auto refuse_count = [&](std::size_t count) {
+    fail(path + ": " + std::to_string(count) + " entries, at most " + std::to_string(max_rows));
+  };
+  const auto row_path = [&](std::size_t i) { return path + "[" + std::to_string(i) + "]"; };
+  if (const json::CutDocument::Cut* cut = cut_of(section, json::CutDocument::Kind::rows)) {
+    if (cut->width != width) fail(path + ": internal error: a table of other rows cut out");
+    if (cut->count > max_rows) refuse_count(cut->count);
+    std::size_t end = 0;
+    // Valid: count_string_rows accepted it, and its strings need no further check.
+    std::vector<std::vector<std::string>> rows =
+        json::read_string_rows(cut->raw, 0, width, &end, cut->count, release_).value();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      for (const std::string& field : rows[i]) {
+        if (field.empty()) fail(row_path(i) + ": an empty string");
+      }
+      take_row(i, rows[i]);
+    }
+    return;
+  }
+  require_type(section, Json::value_t::array, path);
+  if (section.size() > max_rows) refuse_count(section.size());
+  for (std::size_t i = 0; i < section.size(); ++i) {
+    std::vector<std::string> row = read_filled_strings(section[i], row_path(i), width, shape);
+    take_row(i, row);
+  }
+}
+
 // [["was", "AUX", "VBD", "be"], ...]: form, UPOS, XPOS, lemma; none empty.
 void ModelReader::read_lemma_lexicon(const Json& section,
                                      std::vector<LemmaLexiconEntry>& lexicon) const {
-  require_type(section, Json::value_t::array, "lemma_lexicon");
-  if (section.size() > kMaxLemmaLexiconEntries) {
-    fail("lemma_lexicon: " + std::to_string(section.size()) + " entries, at most " +
-         std::to_string(kMaxLemmaLexiconEntries));
-  }
-  lexicon.reserve(section.size());
-  for (std::size_t i = 0; i < section.size(); ++i) {
-    const std::string path = "lemma_lexicon[" + std::to_string(i) + "]";
-    const std::vector<std::string> fields =
-        read_filled_strings(section[i], path, 4, "[form, UPOS, XPOS, lemma]");
-    lexicon.push_back({fields[0], fields[1], fields[2], fields[3]});
-  }
+  read_rows(section, "lemma_lexicon", 4, "[form, UPOS, XPOS, lemma]", kMaxLemmaLexiconEntries,
+            [&](std::size_t, std::vector<std::string>& row) {
+              lexicon.push_back(
+                  {std::move(row[0]), std::move(row[1]), std::move(row[2]), std::move(row[3])});
+            });
 }
 
 // "Kerala NASA ...": usual spellings separated by single spaces, none empty. Their order and
@@ -260,19 +282,17 @@ void ModelReader::read_lemma_casing(const Json& section, std::string& spellings)
 
 // [["NUM", ","], ...]: a UPOS of tag_sets.upos and one code point, each pair once.
 void ModelReader::read_lemma_deletions(const Json& section, Model& model) const {
-  require_type(section, Json::value_t::array, "lemma_deletions");
   std::set<std::pair<std::string, std::string>> seen;
-  for (std::size_t i = 0; i < section.size(); ++i) {
-    const std::string path = "lemma_deletions[" + std::to_string(i) + "]";
-    const std::vector<std::string> fields =
-        read_filled_strings(section[i], path, 2, "[UPOS, character]");
-    require_upos(model, fields[0], path);
-    if (!model_strings::is_one_code_point(fields[1])) {
-      fail(path + ": " + quote(fields[1]) + " is not one character (one code point)");
-    }
-    if (!seen.emplace(fields[0], fields[1]).second) fail(path + ": listed twice");
-    model.lemma_deletions.push_back({fields[0], fields[1]});
-  }
+  read_rows(section, "lemma_deletions", 2, "[UPOS, character]", kMaxTableEntries,
+            [&](std::size_t i, std::vector<std::string>& fields) {
+              const std::string path = "lemma_deletions[" + std::to_string(i) + "]";
+              require_upos(model, fields[0], path);
+              if (!model_strings::is_one_code_point(fields[1])) {
+                fail(path + ": " + quote(fields[1]) + " is not one character (one code point)");
+              }
+              if (!seen.emplace(fields[0], fields[1]).second) fail(path + ": listed twice");
+              model.lemma_deletions.push_back({fields[0], fields[1]});
+            });
 }
 
 // {"notice": "...", "lemmas": {"ADJ": "able ...", ...}, "forms": [["fled", "VERB", "flee"],
@@ -297,20 +317,13 @@ void ModelReader::read_lemma_dictionary(const Json& section, Model& model) const
     }
     dictionary.lemmas[upos] = std::move(list);
   }
-  const Json& forms = member(section, "forms", "lemma_dictionary");
-  require_type(forms, Json::value_t::array, "lemma_dictionary.forms");
-  if (forms.size() > kMaxLemmaLexiconEntries) {
-    fail("lemma_dictionary.forms: " + std::to_string(forms.size()) + " entries, at most " +
-         std::to_string(kMaxLemmaLexiconEntries));
-  }
-  dictionary.forms.reserve(forms.size());
-  for (std::size_t i = 0; i < forms.size(); ++i) {
-    const std::string path = "lemma_dictionary.forms[" + std::to_string(i) + "]";
-    const std::vector<std::string> fields =
-        read_filled_strings(forms[i], path, 3, "[form, UPOS, lemma]");
-    require_upos(model, fields[1], path);
-    dictionary.forms.push_back({fields[0], fields[1], fields[2]});
-  }
+  read_rows(member(section, "forms", "lemma_dictionary"), "lemma_dictionary.forms", 3,
+            "[form, UPOS, lemma]", kMaxLemmaLexiconEntries,
+            [&](std::size_t i, std::vector<std::string>& fields) {
+              require_upos(model, fields[1], "lemma_dictionary.forms[" + std::to_string(i) + "]");
+              dictionary.forms.push_back(
+                  {std::move(fields[0]), std::move(fields[1]), std::move(fields[2])});
+            });
 }
 
 void ModelReader::read_self_tests(const Json& section, Model& model) const {

@@ -288,9 +288,7 @@ void ModelReader::read_array_data(const Json& data, const std::string& name,
 
 // The tensor data array a parsed string stands for, or nullptr.
 const json::CutDocument::Cut* ModelReader::numbers_cut(const Json& data) const {
-  if (!data.is_string()) return nullptr;
-  const json::CutDocument::Cut* cut = cut_of(data.get_ref<const std::string&>());
-  return cut != nullptr && cut->kind == json::CutDocument::Kind::numbers ? cut : nullptr;
+  return cut_of(data, json::CutDocument::Kind::numbers);
 }
 
 // A tensor's data array cut out: its numbers read as the parser would read them, into

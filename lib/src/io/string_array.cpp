@@ -81,12 +81,17 @@ std::size_t skip_whitespace(std::string_view text, std::size_t at) {
   return at;
 }
 
-// Reads the array at text[begin]: each string into next() (a std::string& or Discard&), then
-// done() is called, which returns false to stop there (the array is then not read to its end
-// and *end is not set). False for what read_string_array refuses.
-template <class Next, class Done>
-bool read_array(std::string_view text, std::size_t begin, std::size_t* end,
-                const ReleaseText& release, Next&& next, Done&& done) {
+// What an element reader of for_each_element says of the element it read.
+enum class Element { next, stop, refused };
+
+// Reads the JSON array at text[begin] one element at a time: element(at) reads the one at
+// text[at] (after whitespace; its first character is not ']') and moves `at` past it. Returns
+// false for what is not such an array or when an element is refused; on Element::stop, true
+// without reading the array to its end (*end is then not set). `release` is called with each
+// 4 MiB of the text read.
+template <class ReadElement>
+bool for_each_element(std::string_view text, std::size_t begin, std::size_t* end,
+                      const ReleaseText& release, ReadElement&& element) {
   constexpr std::size_t kReleaseStep = std::size_t{4} << 20;
   if (begin >= text.size() || text[begin] != '[') return false;
   std::size_t at = skip_whitespace(text, begin + 1);
@@ -95,9 +100,10 @@ bool read_array(std::string_view text, std::size_t begin, std::size_t* end,
     *end = at + 1;
     return true;
   }
-  while (at < text.size() && text[at] == '"') {
-    if (!read_string(text, &at, next())) return false;
-    if (!done()) return true;
+  while (at < text.size()) {
+    const Element read = element(at);
+    if (read == Element::refused) return false;
+    if (read == Element::stop) return true;
     if (release && at - released >= kReleaseStep) {
       release(text.substr(released, at - released));
       released = at;
@@ -112,6 +118,30 @@ bool read_array(std::string_view text, std::size_t begin, std::size_t* end,
     at = skip_whitespace(text, at + 1);
   }
   return false;
+}
+
+// Reads the array of strings at text[begin]: each string into next() (a std::string& or
+// Discard&), then done() is called, which returns false to stop there (the array is then not
+// read to its end and *end is not set). False for what read_string_array refuses.
+template <class Next, class Done>
+bool read_array(std::string_view text, std::size_t begin, std::size_t* end,
+                const ReleaseText& release, Next&& next, Done&& done) {
+  return for_each_element(text, begin, end, release, [&](std::size_t& at) {
+    if (text[at] != '"' || !read_string(text, &at, next())) return Element::refused;
+    return done() ? Element::next : Element::stop;
+  });
+}
+
+// Reads the array of rows of `width` strings at text[begin]: each row's strings into next()
+// (as read_array's). False for what read_string_rows refuses.
+template <class Next>
+bool read_rows(std::string_view text, std::size_t begin, std::size_t width, std::size_t* end,
+               const ReleaseText& release, Next&& next) {
+  return for_each_element(text, begin, end, release, [&](std::size_t& at) {
+    std::size_t strings = 0;
+    const bool valid = read_array(text, at, &at, {}, next, [&] { return ++strings <= width; });
+    return valid && strings == width ? Element::next : Element::refused;
+  });
 }
 
 std::uint64_t hash_of(std::string_view text) { return std::hash<std::string_view>{}(text); }
@@ -143,6 +173,39 @@ std::optional<std::size_t> count_string_array(std::string_view text, std::size_t
       });
   if (!valid) return std::nullopt;
   return count;
+}
+
+std::optional<std::vector<std::vector<std::string>>> read_string_rows(
+    std::string_view text, std::size_t begin, std::size_t width, std::size_t* end,
+    std::size_t expected_count, const ReleaseText& release) {
+  if (width == 0) return std::nullopt;
+  std::vector<std::vector<std::string>> rows;
+  rows.reserve(expected_count);
+  std::size_t filled = width;  // of the last row
+  const bool valid = read_rows(text, begin, width, end, release, [&]() -> std::string& {
+    if (filled == width) {
+      rows.emplace_back().reserve(width);
+      filled = 0;
+    }
+    ++filled;
+    return rows.back().emplace_back();
+  });
+  if (!valid) return std::nullopt;
+  return rows;
+}
+
+std::optional<std::size_t> count_string_rows(std::string_view text, std::size_t begin,
+                                             std::size_t width, std::size_t* end,
+                                             const ReleaseText& release) {
+  if (width == 0) return std::nullopt;
+  Discard discard;
+  std::size_t strings = 0;
+  const bool valid = read_rows(text, begin, width, end, release, [&]() -> Discard& {
+    ++strings;
+    return discard;
+  });
+  if (!valid) return std::nullopt;
+  return strings / width;
 }
 
 std::string first_of_string_array(std::string_view text, std::size_t begin) {
