@@ -153,12 +153,17 @@ class ModelReader {
   // A table row: `count` strings, none empty ("expected [form, UPOS, lemma]" otherwise).
   std::vector<std::string> read_filled_strings(const Json& value, const std::string& path,
                                                std::size_t count, const char* shape) const;
+  // A row of a table that read_rows reads: where it is, of how many, and its strings (which
+  // may be moved away).
+  struct TableRow {
+    std::size_t index;
+    std::size_t count;
+    std::vector<std::string>& fields;
+  };
   // A table of at most `max_rows` such rows of `width` strings, cut out of the file
-  // (cut_document.hpp) or parsed: take_row(i, row) is called with each, in order, once it is
-  // checked.
+  // (cut_document.hpp) or parsed: take_row is called with each, in order, once it is checked.
   void read_rows(const Json& section, const std::string& path, std::size_t width, const char* shape,
-                 std::size_t max_rows,
-                 const std::function<void(std::size_t, std::vector<std::string>&)>& take_row) const;
+                 std::size_t max_rows, const std::function<void(const TableRow&)>& take_row) const;
   // Fails unless `upos` is one of model.upos.
   void require_upos(const Model& model, const std::string& upos, const std::string& path) const;
   void read_lemma_lexicon(const Json& section, std::vector<LemmaLexiconEntry>& lexicon) const;

@@ -229,10 +229,9 @@ void ModelReader::require_upos(const Model& model, const std::string& upos,
   if (model.upos.find(upos) < 0) fail(path + ": " + quote(upos) + " is not in tag_sets.upos");
 }
 
-void ModelReader::read_rows(
-    const Json& section, const std::string& path, std::size_t width, const char* shape,
-    std::size_t max_rows,
-    const std::function<void(std::size_t, std::vector<std::string>&)>& take_row) const {
+void ModelReader::read_rows(const Json& section, const std::string& path, std::size_t width,
+                            const char* shape, std::size_t max_rows,
+                            const std::function<void(const TableRow&)>& take_row) const {
   const auto refuse_count = [&](std::size_t count) {
     fail(path + ": " + std::to_string(count) + " entries, at most " + std::to_string(max_rows));
   };
@@ -240,23 +239,25 @@ void ModelReader::read_rows(
   if (const json::CutDocument::Cut* cut = cut_of(section, json::CutDocument::Kind::rows)) {
     if (cut->width != width) fail(path + ": internal error: a table of other rows cut out");
     if (cut->count > max_rows) refuse_count(cut->count);
+    std::size_t index = 0;
     std::size_t end = 0;
-    // Valid: count_string_rows accepted it, and its strings need no further check.
-    std::vector<std::vector<std::string>> rows =
-        json::read_string_rows(cut->raw, 0, width, &end, cut->count, release_).value();
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      for (const std::string& field : rows[i]) {
-        if (field.empty()) fail(row_path(i) + ": an empty string");
-      }
-      take_row(i, rows[i]);
-    }
+    // count_string_rows accepted it, and its strings need no further check.
+    json::for_each_string_row(
+        cut->raw, 0, width, &end,
+        [&](std::vector<std::string>& fields) {
+          for (const std::string& field : fields) {
+            if (field.empty()) fail(row_path(index) + ": an empty string");
+          }
+          take_row({index++, cut->count, fields});
+        },
+        release_);
     return;
   }
   require_type(section, Json::value_t::array, path);
   if (section.size() > max_rows) refuse_count(section.size());
   for (std::size_t i = 0; i < section.size(); ++i) {
-    std::vector<std::string> row = read_filled_strings(section[i], row_path(i), width, shape);
-    take_row(i, row);
+    std::vector<std::string> fields = read_filled_strings(section[i], row_path(i), width, shape);
+    take_row({i, section.size(), fields});
   }
 }
 
@@ -264,9 +265,11 @@ void ModelReader::read_rows(
 void ModelReader::read_lemma_lexicon(const Json& section,
                                      std::vector<LemmaLexiconEntry>& lexicon) const {
   read_rows(section, "lemma_lexicon", 4, "[form, UPOS, XPOS, lemma]", kMaxLemmaLexiconEntries,
-            [&](std::size_t, std::vector<std::string>& row) {
-              lexicon.push_back(
-                  {std::move(row[0]), std::move(row[1]), std::move(row[2]), std::move(row[3])});
+            [&](const TableRow& row) {
+              std::vector<std::string>& fields = row.fields;
+              if (row.index == 0) lexicon.reserve(row.count);
+              lexicon.push_back({std::move(fields[0]), std::move(fields[1]), std::move(fields[2]),
+                                 std::move(fields[3])});
             });
 }
 
@@ -284,8 +287,9 @@ void ModelReader::read_lemma_casing(const Json& section, std::string& spellings)
 void ModelReader::read_lemma_deletions(const Json& section, Model& model) const {
   std::set<std::pair<std::string, std::string>> seen;
   read_rows(section, "lemma_deletions", 2, "[UPOS, character]", kMaxTableEntries,
-            [&](std::size_t i, std::vector<std::string>& fields) {
-              const std::string path = "lemma_deletions[" + std::to_string(i) + "]";
+            [&](const TableRow& row) {
+              const std::vector<std::string>& fields = row.fields;
+              const std::string path = "lemma_deletions[" + std::to_string(row.index) + "]";
               require_upos(model, fields[0], path);
               if (!model_strings::is_one_code_point(fields[1])) {
                 fail(path + ": " + quote(fields[1]) + " is not one character (one code point)");
@@ -318,9 +322,11 @@ void ModelReader::read_lemma_dictionary(const Json& section, Model& model) const
     dictionary.lemmas[upos] = std::move(list);
   }
   read_rows(member(section, "forms", "lemma_dictionary"), "lemma_dictionary.forms", 3,
-            "[form, UPOS, lemma]", kMaxLemmaLexiconEntries,
-            [&](std::size_t i, std::vector<std::string>& fields) {
-              require_upos(model, fields[1], "lemma_dictionary.forms[" + std::to_string(i) + "]");
+            "[form, UPOS, lemma]", kMaxLemmaLexiconEntries, [&](const TableRow& row) {
+              std::vector<std::string>& fields = row.fields;
+              require_upos(model, fields[1],
+                           "lemma_dictionary.forms[" + std::to_string(row.index) + "]");
+              if (row.index == 0) dictionary.forms.reserve(row.count);
               dictionary.forms.push_back(
                   {std::move(fields[0]), std::move(fields[1]), std::move(fields[2])});
             });

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <unordered_set>
 
 #include "io/json_text.hpp"
@@ -133,14 +134,17 @@ bool read_array(std::string_view text, std::size_t begin, std::size_t* end,
 }
 
 // Reads the array of rows of `width` strings at text[begin]: each row's strings into next()
-// (as read_array's). False for what read_string_rows refuses.
-template <class Next>
+// (as read_array's), then row_done() once the row is known to be right. False for what
+// read_string_rows refuses.
+template <class Next, class RowDone>
 bool read_rows(std::string_view text, std::size_t begin, std::size_t width, std::size_t* end,
-               const ReleaseText& release, Next&& next) {
+               const ReleaseText& release, Next&& next, RowDone&& row_done) {
   return for_each_element(text, begin, end, release, [&](std::size_t& at) {
     std::size_t strings = 0;
     const bool valid = read_array(text, at, &at, {}, next, [&] { return ++strings <= width; });
-    return valid && strings == width ? Element::next : Element::refused;
+    if (!valid || strings != width) return Element::refused;
+    row_done();
+    return Element::next;
   });
 }
 
@@ -175,21 +179,33 @@ std::optional<std::size_t> count_string_array(std::string_view text, std::size_t
   return count;
 }
 
-std::optional<std::vector<std::vector<std::string>>> read_string_rows(
-    std::string_view text, std::size_t begin, std::size_t width, std::size_t* end,
-    std::size_t expected_count, const ReleaseText& release) {
-  if (width == 0) return std::nullopt;
-  std::vector<std::vector<std::string>> rows;
-  rows.reserve(expected_count);
-  std::size_t filled = width;  // of the last row
-  const bool valid = read_rows(text, begin, width, end, release, [&]() -> std::string& {
-    if (filled == width) {
-      rows.emplace_back().reserve(width);
-      filled = 0;
-    }
+bool for_each_string_row(std::string_view text, std::size_t begin, std::size_t width,
+                         std::size_t* end,
+                         const std::function<void(std::vector<std::string>&)>& take,
+                         const ReleaseText& release) {
+  if (width == 0) return false;
+  std::vector<std::string> row(width);
+  std::string extra;  // a string past the row's width: the row is refused
+  std::size_t filled = 0;
+  const auto next = [&]() -> std::string& {
+    std::string& string = filled < width ? row[filled] : extra;
     ++filled;
-    return rows.back().emplace_back();
+    string.clear();
+    return string;
+  };
+  return read_rows(text, begin, width, end, release, next, [&] {
+    take(row);
+    filled = 0;
   });
+}
+
+std::optional<std::vector<std::vector<std::string>>> read_string_rows(std::string_view text,
+                                                                      std::size_t begin,
+                                                                      std::size_t width,
+                                                                      std::size_t* end) {
+  std::vector<std::vector<std::string>> rows;
+  const bool valid = for_each_string_row(
+      text, begin, width, end, [&](std::vector<std::string>& row) { rows.push_back(row); });
   if (!valid) return std::nullopt;
   return rows;
 }
@@ -199,13 +215,11 @@ std::optional<std::size_t> count_string_rows(std::string_view text, std::size_t 
                                              const ReleaseText& release) {
   if (width == 0) return std::nullopt;
   Discard discard;
-  std::size_t strings = 0;
-  const bool valid = read_rows(text, begin, width, end, release, [&]() -> Discard& {
-    ++strings;
-    return discard;
-  });
+  std::size_t rows = 0;
+  const bool valid = read_rows(
+      text, begin, width, end, release, [&]() -> Discard& { return discard; }, [&] { ++rows; });
   if (!valid) return std::nullopt;
-  return strings / width;
+  return rows;
 }
 
 std::string first_of_string_array(std::string_view text, std::size_t begin) {

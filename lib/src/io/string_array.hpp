@@ -32,17 +32,25 @@ std::optional<std::vector<std::string>> read_string_array(std::string_view text,
 std::optional<std::size_t> count_string_array(std::string_view text, std::size_t begin,
                                               std::size_t* end, const ReleaseText& release = {});
 
-// The rows of the JSON array at text[begin] whose every element is an array of `width` strings,
-// each read as read_string_array reads one, and the position after its ']' in *end:
-// [["a", "b"], ["c", "d"]] -> {{"a", "b"}, {"c", "d"}}. std::nullopt for anything else, a row
-// of another width included (a full parser and the loader's checks then say what is wrong).
-// `expected_count` (count_string_rows') sizes the list at once.
-std::optional<std::vector<std::vector<std::string>>> read_string_rows(
-    std::string_view text, std::size_t begin, std::size_t width, std::size_t* end,
-    std::size_t expected_count = 0, const ReleaseText& release = {});
+// Reads the JSON array at text[begin] whose every element is an array of `width` strings, each
+// read as read_string_array reads one, calling take(row) with each row once it is read (the same
+// vector each time: take may move its strings away), and sets *end after its ']':
+// [["a", "b"], ["c", "d"]] -> take({"a", "b"}), take({"c", "d"}). False for anything else, a
+// row of another width included (a full parser and the loader's checks then say what is
+// wrong); the rows before the one refused have then been taken.
+bool for_each_string_row(std::string_view text, std::size_t begin, std::size_t width,
+                         std::size_t* end,
+                         const std::function<void(std::vector<std::string>&)>& take,
+                         const ReleaseText& release = {});
 
-// The number of rows read_string_rows would read at text[begin], and the position after its ']'
-// in *end; std::nullopt where read_string_rows' is (and for a width of 0). Nothing is copied.
+// The rows for_each_string_row reads, all at once; std::nullopt where it returns false.
+std::optional<std::vector<std::vector<std::string>>> read_string_rows(std::string_view text,
+                                                                      std::size_t begin,
+                                                                      std::size_t width,
+                                                                      std::size_t* end);
+
+// The number of rows for_each_string_row would read at text[begin], and the position after its
+// ']' in *end; std::nullopt where it returns false (and for a width of 0). Nothing is copied.
 std::optional<std::size_t> count_string_rows(std::string_view text, std::size_t begin,
                                              std::size_t width, std::size_t* end,
                                              const ReleaseText& release = {});
