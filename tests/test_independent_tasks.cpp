@@ -1,7 +1,8 @@
 // Independent tasks (threads/independent_tasks.hpp) and what runs as them: a model file read
-// with a TaskRunner (its learned tokenizer, its ensemble's taggers and its tensors as tasks) is
-// the same model as one read in turn, a Tagger whose networks are built as tasks tags the same,
-// and a bad file gives the same error either way: the first in the file's order.
+// with a TaskRunner (its learned tokenizer, its ensemble's taggers, its lemma tables and its
+// tensors as tasks) is the same model as one read in turn, a Tagger whose networks are built as
+// tasks tags the same, and a bad file gives the same error either way: the first in the file's
+// order.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <exception>
@@ -35,6 +36,17 @@ std::string error_of(const std::string& text, const TaskRunner& run_tasks = {}) 
     return error.what();
   }
   return "";
+}
+
+// A tagger with a lemma head and its tables, as a file's text.
+std::string lemma_model_text() {
+  Model model = testing::make_random_model();
+  model.lemma_rules = Vocabulary({"keep|0||0|", "lower|0||0|"}, "lemma rules");
+  sync_vocabulary_sizes(model);
+  model.parameters = zero_parameters(model.config);
+  model.lemma_lexicon = {{"was", "AUX", "VBD", "be"}};
+  model.lemma_casing = "Kerala";
+  return serialize_model(model);
 }
 
 // A model of three taggers (the third of other sizes), as a file's text.
@@ -167,6 +179,43 @@ TEST_CASE("a bad file read as tasks gives the error read in turn gives: the firs
     CHECK(error_of(text, run_tasks) == in_turn);
   }
   CHECK(error_of(good.dump(), run_tasks).empty());
+}
+
+TEST_CASE("the lemma tables are read as a task, and their errors come where they did",
+          "[independent_tasks]") {
+  cli::ThreadPool pool(2);
+  const TaskRunner run_tasks = cli::tasks_of(&pool);
+  const Json good = Json::parse(lemma_model_text());
+  const std::string bias = "heads.upos.bias";
+  Json lexicon = good;  // an empty lemma: after the calibration, before the tensors
+  lexicon["lemma_lexicon"][0][3] = "";
+  Json tensor_too = lexicon;
+  tensor_too["tensors"][bias]["data"] = "base64:AAAA";
+  Json calibration_too = tensor_too;
+  calibration_too["calibration"] = {{"upos_temperature", 1000}, {"xpos_temperature", 1}};
+  Json tensor_only = good;
+  tensor_only["tensors"][bias]["data"] = "base64:AAAA";
+
+  const std::vector<std::pair<Json, std::string>> cases = {
+      {lexicon, "bad.json: lemma_lexicon[0]: an empty string"},
+      {tensor_too, "bad.json: lemma_lexicon[0]: an empty string"},
+      {calibration_too, "bad.json: calibration.upos_temperature: expected a temperature"},
+      {tensor_only, "bad.json: tensor '" + bias + "': expected"},
+  };
+  for (const auto& [document, expected_start] : cases) {
+    const std::string text = document.dump();
+    const std::string in_turn = error_of(text);
+    CHECK_THAT(in_turn, StartsWith(expected_start));
+    CHECK(error_of(text, run_tasks) == in_turn);
+  }
+  const std::string text = good.dump();
+  CHECK(error_of(text, run_tasks).empty());
+  const Model in_turn = parse_model(text, "good.json");
+  const Model as_tasks = parse_model(text, "good.json", Int8WordTable::widen, run_tasks);
+  CHECK(serialize_model(as_tasks) == serialize_model(in_turn));
+  REQUIRE(as_tasks.lemma_lexicon.size() == 1);
+  CHECK(as_tasks.lemma_lexicon[0].lemma == "be");
+  CHECK(as_tasks.lemma_casing == "Kerala");
 }
 
 TEST_CASE("sawtag tag -j 2 refuses a bad tagger of an ensemble in the one line -j 1 writes",

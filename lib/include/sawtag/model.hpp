@@ -205,8 +205,9 @@ enum class TensorEncoding {
 
 // Loads and fully validates a model file. Throws InputError when the file cannot be read and
 // ModelError naming the file and the problem otherwise. With `run_tasks`, a learned tokenizer's
-// model, an ensemble's taggers and the tensors are read as tasks of it (on several threads): the
-// same model, and the same error for a bad file (the first in the file's order).
+// model, an ensemble's taggers, the lemma tables and the tensors are read as tasks of it (on
+// several threads): the same model, and the same error for a bad file (the first in the file's
+// order).
 Model load_model(const std::string& path, Int8WordTable word_table = Int8WordTable::widen,
                  const TaskRunner& run_tasks = {});
 

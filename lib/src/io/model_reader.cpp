@@ -70,8 +70,8 @@ Model ModelReader::read() {
     read_tokenizer(*tokenizer, model.tokenizer);
   }
   // The big parts, each independent of the others, are read as tasks (with run_tasks_, on
-  // several threads): a learned tokenizer's model, an ensemble's taggers, the tensors. Their
-  // errors are reported below, each where a read in turn reports it.
+  // several threads): a learned tokenizer's model, an ensemble's taggers, the lemma tables,
+  // the tensors. Their errors are reported below, each where a read in turn reports it.
   const Json* learned = optional_member(current, "learned_tokenizer", "");
   const Json* ensemble = optional_member(current, "ensemble", "");
   std::shared_ptr<const Model> character_model;
@@ -84,6 +84,9 @@ Model ModelReader::read() {
   for (std::size_t i = 0; i < members.size(); ++i) {
     tasks.push_back([&, i] { members[i] = read_ensemble_member(*ensemble, i); });
   }
+  // The lemma tables before the tensors: read in turn, their errors come first, as below.
+  const std::size_t lemma_task = tasks.size();
+  tasks.push_back([&] { read_lemma_tables(current, model); });
   const std::size_t tensors_task = tasks.size();
   tasks.push_back([&] { read_tensors(member(current, "tensors", ""), model); });
   // The CPU level may be chosen by timing its kernels on first use (base64 decodes with it):
@@ -105,22 +108,7 @@ Model ModelReader::read() {
   if (const Json* self_tests = optional_member(current, "self_tests", "")) {
     read_self_tests(*self_tests, model);
   }
-  if (const Json* lexicon = optional_member(current, "lemma_lexicon", "")) {
-    if (!model.has_lemmas()) fail("lemma_lexicon: the model has no tag_sets.lemma_rules");
-    read_lemma_lexicon(*lexicon, model.lemma_lexicon);
-  }
-  if (const Json* casing = optional_member(current, "lemma_casing", "")) {
-    if (!model.has_lemmas()) fail("lemma_casing: the model has no tag_sets.lemma_rules");
-    read_lemma_casing(*casing, model.lemma_casing);
-  }
-  if (const Json* deletions = optional_member(current, "lemma_deletions", "")) {
-    if (!model.has_lemmas()) fail("lemma_deletions: the model has no tag_sets.lemma_rules");
-    read_lemma_deletions(*deletions, model);
-  }
-  if (const Json* dictionary = optional_member(current, "lemma_dictionary", "")) {
-    if (!model.has_lemmas()) fail("lemma_dictionary: the model has no tag_sets.lemma_rules");
-    read_lemma_dictionary(*dictionary, model);
-  }
+  rethrow_if_failed(errors, lemma_task);
   rethrow_if_failed(errors, tensors_task);
   if (deferred_words_ != nullptr) read_deferred_words(model);
   return model;

@@ -13,6 +13,7 @@
 // (mapped_file.hpp), and a big one's pages are released as the reader is done with them.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -166,6 +167,8 @@ class ModelReader {
                  std::size_t max_rows, const std::function<void(const TableRow&)>& take_row) const;
   // Fails unless `upos` is one of model.upos.
   void require_upos(const Model& model, const std::string& upos, const std::string& path) const;
+  // All four lemma tables of `document` (read as a task of its own, beside the tensors).
+  void read_lemma_tables(const Json& document, Model& model) const;
   void read_lemma_lexicon(const Json& section, std::vector<LemmaLexiconEntry>& lexicon) const;
   void read_lemma_casing(const Json& section, std::string& spellings) const;
   void read_lemma_deletions(const Json& section, Model& model) const;
@@ -224,7 +227,8 @@ class ModelReader {
   const json::CutDocument::Cut* deferred_words_ = nullptr;
   mutable bool has_cut_numbers_ = false;  // a tensor's data array was cut out
   // In the document tree, estimated, and in long strings restored (kMaxTreeBytes).
-  mutable std::size_t kept_bytes_ = 0;
+  // Atomic: the lemma tables' strings are restored by a task beside the tensors'.
+  mutable std::atomic<std::size_t> kept_bytes_{0};
   // State of the checks made while parsing (on_parse_event).
   std::vector<OpenValue> open_;
   std::string last_key_;

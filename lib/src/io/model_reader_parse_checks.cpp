@@ -88,8 +88,7 @@ void ModelReader::keep_value(const Json& value) {
 }
 
 void ModelReader::charge(std::size_t bytes) const {
-  kept_bytes_ += bytes;
-  if (kept_bytes_ > kMaxTreeBytes) {
+  if ((kept_bytes_ += bytes) > kMaxTreeBytes) {
     fail(
         "not a sawtag model: its strings, lists and objects (the words and the tensors' data "
         "aside) would take more than " +

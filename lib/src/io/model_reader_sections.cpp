@@ -261,6 +261,26 @@ void ModelReader::read_rows(const Json& section, const std::string& path, std::s
   }
 }
 
+// The lemma tables, which only a model with a lemma head may have.
+void ModelReader::read_lemma_tables(const Json& document, Model& model) const {
+  if (const Json* lexicon = optional_member(document, "lemma_lexicon", "")) {
+    if (!model.has_lemmas()) fail("lemma_lexicon: the model has no tag_sets.lemma_rules");
+    read_lemma_lexicon(*lexicon, model.lemma_lexicon);
+  }
+  if (const Json* casing = optional_member(document, "lemma_casing", "")) {
+    if (!model.has_lemmas()) fail("lemma_casing: the model has no tag_sets.lemma_rules");
+    read_lemma_casing(*casing, model.lemma_casing);
+  }
+  if (const Json* deletions = optional_member(document, "lemma_deletions", "")) {
+    if (!model.has_lemmas()) fail("lemma_deletions: the model has no tag_sets.lemma_rules");
+    read_lemma_deletions(*deletions, model);
+  }
+  if (const Json* dictionary = optional_member(document, "lemma_dictionary", "")) {
+    if (!model.has_lemmas()) fail("lemma_dictionary: the model has no tag_sets.lemma_rules");
+    read_lemma_dictionary(*dictionary, model);
+  }
+}
+
 // [["was", "AUX", "VBD", "be"], ...]: form, UPOS, XPOS, lemma; none empty.
 void ModelReader::read_lemma_lexicon(const Json& section,
                                      std::vector<LemmaLexiconEntry>& lexicon) const {
