@@ -242,7 +242,7 @@ void ModelReader::read_rows(const Json& section, const std::string& path, std::s
     std::size_t index = 0;
     std::size_t end = 0;
     // count_string_rows accepted it, and its strings need no further check.
-    json::for_each_string_row(
+    const bool read = json::for_each_string_row(
         cut->raw, 0, width, &end,
         [&](std::vector<std::string>& fields) {
           for (const std::string& field : fields) {
@@ -251,6 +251,7 @@ void ModelReader::read_rows(const Json& section, const std::string& path, std::s
           take_row({index++, cut->count, fields});
         },
         release_);
+    if (!read || index != cut->count) fail(path + ": internal error: the table cut out misread");
     return;
   }
   require_type(section, Json::value_t::array, path);
