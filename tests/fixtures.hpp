@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -68,6 +70,17 @@ inline Model make_random_model(ModelConfig config = tiny_config(), std::uint64_t
   model.training.fields["corpus"] = "random test model";
   randomize_parameters(model, seed, scale);
   return model;
+}
+
+// A model file's text with its top-level section `key`, written as serialize_model writes it
+// ("key": and the value on one line), replaced by `value`, a JSON text.
+inline std::string with_section(std::string text, const std::string& key,
+                                const std::string& value) {
+  const std::string name = "\"" + key + "\": ";
+  const std::string saved = name + nlohmann::ordered_json::parse(text).at(key).dump();
+  const std::size_t at = text.find(saved);
+  if (at == std::string::npos) throw std::logic_error("with_section: no section " + name);
+  return text.replace(at, saved.size(), name + value);
 }
 
 }  // namespace sawtag::testing

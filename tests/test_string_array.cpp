@@ -36,6 +36,16 @@ std::optional<Strings> parsed(const std::string& text) {
 
 using Rows = std::vector<Strings>;
 
+// The rows for_each_string_row reads, all at once; std::nullopt where it returns false.
+std::optional<Rows> read_rows(const std::string& text, std::size_t begin, std::size_t width,
+                              std::size_t* end) {
+  Rows rows;
+  const bool valid = json::for_each_string_row(text, begin, width, end,
+                                               [&](Strings& row) { rows.push_back(row); });
+  if (!valid) return std::nullopt;
+  return rows;
+}
+
 // The rows nlohmann reads from `text`, or std::nullopt when it is not an array of arrays of
 // `width` strings.
 std::optional<Rows> parsed_rows(const std::string& text, std::size_t width) {
@@ -145,15 +155,16 @@ TEST_CASE("read_string_array agrees with a JSON parser on random text", "[model_
   CHECK(accepted > 1000);
 }
 
-TEST_CASE("read_string_rows reads a table of rows of strings, each of one width", "[model_file]") {
+TEST_CASE("for_each_string_row reads a table of rows of strings, each of one width",
+          "[model_file]") {
   const auto rows = [](const std::string& text, std::size_t width) {
     std::size_t end = 0;
-    return json::read_string_rows(text, 0, width, &end);
+    return read_rows(text, 0, width, &end);
   };
   CHECK(rows("[]", 2) == Rows{});
   CHECK(rows(R"([["a","b"], [ "c" , "d\"e" ]])", 2) == Rows{{"a", "b"}, {"c", "d\"e"}});
   std::size_t end = 0;
-  CHECK(json::read_string_rows(R"([["a"]], "x")", 0, 1, &end) == Rows{{"a"}});
+  CHECK(read_rows(R"([["a"]], "x")", 0, 1, &end) == Rows{{"a"}});
   CHECK(end == 7);
   std::size_t count_end = 0;
   CHECK(json::count_string_rows(R"([["a"]], "x")", 0, 1, &count_end) == 1u);
@@ -170,7 +181,7 @@ TEST_CASE("read_string_rows reads a table of rows of strings, each of one width"
   CHECK_FALSE(rows("[[]]", 0).has_value());  // no width: no table
 }
 
-TEST_CASE("read_string_rows agrees with a JSON parser on random tables", "[model_file]") {
+TEST_CASE("for_each_string_row agrees with a JSON parser on random tables", "[model_file]") {
   const std::vector<std::string> strings = {"\"a\"",        "\"\"",     "\"\\u00e9\"", "\"\\\"\"",
                                             "\"\xC3\xA9\"", "\"\x01\"", "1",           "[]"};
   const std::vector<std::string> separators = {",", ", ", " ,\n", ""};
@@ -194,7 +205,7 @@ TEST_CASE("read_string_rows agrees with a JSON parser on random tables", "[model
     text += "]";
     INFO(text << " width " << width);
     std::size_t end = 0;
-    const std::optional<Rows> fast = json::read_string_rows(text, 0, width, &end);
+    const std::optional<Rows> fast = read_rows(text, 0, width, &end);
     std::size_t count_end = 0;
     const std::optional<std::size_t> counted = json::count_string_rows(text, 0, width, &count_end);
     REQUIRE(counted.has_value() == fast.has_value());

@@ -135,7 +135,7 @@ bool read_array(std::string_view text, std::size_t begin, std::size_t* end,
 
 // Reads the array of rows of `width` strings at text[begin]: each row's strings into next()
 // (as read_array's), then row_done() once the row is known to be right. False for what
-// read_string_rows refuses.
+// for_each_string_row refuses.
 template <class Next, class RowDone>
 bool read_rows(std::string_view text, std::size_t begin, std::size_t width, std::size_t* end,
                const ReleaseText& release, Next&& next, RowDone&& row_done) {
@@ -197,17 +197,6 @@ bool for_each_string_row(std::string_view text, std::size_t begin, std::size_t w
     take(row);
     filled = 0;
   });
-}
-
-std::optional<std::vector<std::vector<std::string>>> read_string_rows(std::string_view text,
-                                                                      std::size_t begin,
-                                                                      std::size_t width,
-                                                                      std::size_t* end) {
-  std::vector<std::vector<std::string>> rows;
-  const bool valid = for_each_string_row(
-      text, begin, width, end, [&](std::vector<std::string>& row) { rows.push_back(row); });
-  if (!valid) return std::nullopt;
-  return rows;
 }
 
 std::optional<std::size_t> count_string_rows(std::string_view text, std::size_t begin,

@@ -43,12 +43,6 @@ bool for_each_string_row(std::string_view text, std::size_t begin, std::size_t w
                          const std::function<void(std::vector<std::string>&)>& take,
                          const ReleaseText& release = {});
 
-// The rows for_each_string_row reads, all at once; std::nullopt where it returns false.
-std::optional<std::vector<std::vector<std::string>>> read_string_rows(std::string_view text,
-                                                                      std::size_t begin,
-                                                                      std::size_t width,
-                                                                      std::size_t* end);
-
 // The number of rows for_each_string_row would read at text[begin], and the position after its
 // ']' in *end; std::nullopt where it returns false (and for a width of 0). Nothing is copied.
 std::optional<std::size_t> count_string_rows(std::string_view text, std::size_t begin,
